@@ -1,0 +1,1 @@
+"""tapisvert simulators: one room per game, plus the shared batch core."""

@@ -1,0 +1,247 @@
+"""Bianco Mano policies: a random-legal baseline and a parameterized heuristic.
+
+Both are plain numpy over whole batches (see ``observations.py`` for the
+decision methods and what each observation holds). To write your own, copy
+one, keep the method signatures, and declare parameters with
+:func:`~simulators.core.params.param` so they are validated and reported::
+
+    @dataclass(frozen=True)
+    class AlwaysTake(HeuristicPolicy):
+        def bid(self, obs):
+            return np.where(obs.round == 1, obs.turned_card & 3, PASS).astype(np.int8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulators.bianco_mano import rules as R
+from simulators.bianco_mano.engine import FAMILY_MASK, STRONGER
+from simulators.core import bits
+from simulators.core.params import Policy, param
+
+U32 = np.uint32
+I8 = np.int8
+MAMMAS = U32(R.RANK_MASK[0])
+ZERO = U32(0)
+
+
+def _choose(noise, probability) -> np.ndarray:
+    """Rows where a uniform falls below ``probability``."""
+    return noise < probability
+
+
+@dataclass(frozen=True)
+class RandomPolicy(Policy):
+    """Uniformly random legal play; takes and announces with set probabilities."""
+
+    uses_noise = True
+
+    take_probability: float = param(0.5, low=0.0, high=1.0,
+                                    doc="probability of taking at each bidding turn")
+    announce_probability: float = param(0.5, low=0.0, high=1.0,
+                                        doc="probability of announcing an eligible bonus")
+    large_first_probability: float = param(0.5, low=0.0, high=1.0,
+                                           doc="probability the dealer deals the large packet first")
+
+    def first_packet(self, obs):
+        """Large or small packet first, at random."""
+        large = _choose(obs.noise, self.large_first_probability)
+        return np.where(large, max(obs.choices), min(obs.choices)).astype(I8)
+
+    def bid(self, obs):
+        """Take with ``take_probability``, naming a legal family at random."""
+        take = _choose(obs.noise, self.take_probability)
+        rescaled = obs.noise / max(self.take_probability, 1e-300)
+        family = bits.random_bit(obs.legal & np.uint8(15), np.minimum(rescaled, 0.999999))
+        return np.where(take, family, R.PASS).astype(I8)
+
+    def espion(self, obs):
+        """Two cards of the hand at random."""
+        count = bits.popcount(obs.hand)
+        first = bits.card_bits(bits.random_bit(obs.hand, obs.noise))
+        second_noise = (obs.noise * count) % 1.0
+        second = bits.card_bits(bits.random_bit(obs.hand & ~first, second_noise))
+        return first | second
+
+    def call(self, obs):
+        """A legal card at random."""
+        return bits.random_bit(obs.legal, obs.noise)
+
+    def announce(self, obs):
+        """Announce an eligible bonus with ``announce_probability``."""
+        return obs.eligible & _choose(obs.noise, self.announce_probability)
+
+    def play(self, obs):
+        """A legal card at random."""
+        return bits.random_bit(obs.legal, obs.noise)
+
+
+def _strength_table(trump_card_value: float) -> np.ndarray:
+    """Bid strength of each subset of one family's 8 ranks when dominant (256 entries)."""
+    per_rank = np.array([R.DOMINANT_FACTOR * p + trump_card_value for p in R.BASE_POINTS])
+    subsets = np.arange(256)[:, None] >> np.arange(8) & 1
+    return subsets @ per_rank
+
+
+def _family_ranks(hand: np.ndarray, family: np.ndarray | int) -> np.ndarray:
+    """The 8-bit rank pattern (bit r = rank r held) of one family in each hand."""
+    spread = (np.asarray(hand, dtype=U32) >> np.asarray(family, dtype=U32)) & U32(0x11111111)
+    packed = (spread | (spread >> U32(3))) & U32(0x03030303)  # every 4th bit into one byte
+    packed = (packed | (packed >> U32(6))) & U32(0x000F000F)
+    return ((packed | (packed >> U32(12))) & U32(0xFF)).astype(np.intp)
+
+
+def _weakest(mask):
+    return bits.highest_bit(mask)
+
+
+def _strongest(mask):
+    return bits.lowest_bit(mask)
+
+
+def _prefer(*masks):
+    """First non-empty mask of each row, in order."""
+    out = masks[-1]
+    for m in reversed(masks[:-1]):
+        out = np.where(m != 0, m, out)
+    return out
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy(Policy):
+    """A sensible table player, tunable by a few named parameters.
+
+    Bidding scores the cards known at bid time (first distribution plus the
+    turned card) for a family ``f`` as: for each card of ``f``, its doubled
+    points plus ``trump_card_value``; plus ``side_mamma_value`` per Mamma of
+    another family; divided by the number of cards. It takes when that
+    score per card reaches ``take_threshold`` (``round2_threshold`` for the
+    best other family in round 2).
+    In play it draws dominant cards when holding ``lead_trump_min`` of them
+    on the taker's side, cashes master cards, wins tricks as cheaply as it
+    can, gives points to a partner who holds the trick (``charge_partner``)
+    and otherwise discards its cheapest card.
+    """
+
+    take_threshold: float = param(4.0, low=0.0, high=30.0,
+                                  doc="bid score per card needed to take in round 1")
+    round2_threshold: float = param(4.5, low=0.0, high=30.0,
+                                    doc="bid score per card needed to name a family in round 2")
+    trump_card_value: float = param(3.0, low=0.0, high=20.0,
+                                    doc="bid value of holding any dominant card")
+    side_mamma_value: float = param(4.0, low=0.0, high=20.0,
+                                    doc="bid value of a Mamma of another family")
+    large_first: bool = param(True, doc="dealer deals the large packet first")
+    espion_keep_mammas: bool = param(True, doc="never put a side Mamma in the espion")
+    announce_bonus: bool = param(True, doc="announce Bianco Mano whenever eligible")
+    lead_trump_min: int = param(3, low=0, high=9,
+                                doc="dominant cards held to lead them on the taker's side (9: never)")
+    charge_partner: int = param(1, low=0, high=2,
+                                doc="give points to a winning partner: 0 never, 1 when last, 2 always")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "_strength", _strength_table(self.trump_card_value))
+
+    # bidding -----------------------------------------------------------------
+    def first_packet(self, obs):
+        """The large packet first, or the small one."""
+        size = max(obs.choices) if self.large_first else min(obs.choices)
+        return np.full(len(obs.dealer), size, dtype=I8)
+
+    def bid_score(self, hand, family) -> np.ndarray:
+        """Bid score per card of ``hand`` if ``family`` were dominant."""
+        trumps = self._strength[_family_ranks(hand, family)]
+        side_mammas = bits.popcount(hand & MAMMAS & ~FAMILY_MASK[family])
+        return (trumps + self.side_mamma_value * side_mammas) / bits.popcount(hand)
+
+    def bid(self, obs):
+        """Take the turned family, or in round 2 the best other one, above a threshold."""
+        turned_family = (obs.turned_card & 3).astype(I8)
+        hand = obs.hand | bits.card_bits(obs.turned_card)  # the taker receives it (BM-7)
+        if obs.round == 1:
+            take = self.bid_score(hand, turned_family) >= self.take_threshold
+            return np.where(take, turned_family, R.PASS).astype(I8)
+        best_family = np.full(len(hand), R.PASS, dtype=I8)
+        best_score = np.full(len(hand), -1.0)
+        for family in range(R.N_FAMILIES):
+            score = np.where(turned_family == family, -1.0, self.bid_score(hand, family))
+            better = score > best_score
+            best_family = np.where(better, I8(family), best_family)
+            best_score = np.where(better, score, best_score)
+        return np.where(best_score >= self.round2_threshold, best_family, R.PASS).astype(I8)
+
+    # after bidding -----------------------------------------------------------
+    def espion(self, obs):
+        """Secure the richest side cards that cannot win on their own."""
+        side = obs.hand & ~FAMILY_MASK[obs.dominant]
+        keep = MAMMAS if self.espion_keep_mammas else ZERO
+        first = _prefer(_strongest(side & ~keep), _strongest(side), _weakest(obs.hand))
+        rest = obs.hand & ~first
+        side_rest = side & ~first
+        second = _prefer(_strongest(side_rest & ~keep), _strongest(side_rest), _weakest(rest))
+        return first | second
+
+    def call(self, obs):
+        """Call the strongest card one may call (a missing side Mamma if any)."""
+        return bits.bit_index(_strongest(obs.legal))
+
+    def announce(self, obs):
+        """Announce whenever eligible (if ``announce_bonus``)."""
+        return obs.eligible & self.announce_bonus
+
+    # play --------------------------------------------------------------------
+    def play(self, obs):
+        """Lead or follow by the rules of thumb in the class docstring."""
+        dom = FAMILY_MASK[obs.dominant]
+        if obs.position == 0:
+            choice = self._lead(obs, dom)
+        else:
+            choice = self._follow(obs, dom)
+        return bits.bit_index(choice)
+
+    def _lead(self, obs, dom):
+        hand = obs.hand
+        unseen = ~obs.played & ~hand
+        draw_trumps = (obs.on_taker_side
+                       & (bits.popcount(hand & dom) >= self.lead_trump_min)
+                       & ((unseen & dom) != 0))
+        masters = ZERO
+        for family in range(R.N_FAMILIES):
+            masters = masters | (_strongest(FAMILY_MASK[family] & ~obs.played) & hand)
+        masters &= ~dom
+        cheap = _prefer(_weakest(hand & ~dom), _weakest(hand))
+        return np.where(draw_trumps, _strongest(hand & dom), _prefer(_strongest(masters), cheap))
+
+    def _follow(self, obs, dom):
+        legal = obs.legal
+        best = obs.winning_card
+        best_is_dom = (best & 3) == obs.dominant
+        stronger = STRONGER[best]
+        beaters = np.where(best_is_dom, legal & stronger,
+                           (legal & dom) | (legal & FAMILY_MASK[obs.led_family] & stronger))
+        last = obs.position == obs.n_players - 1
+        cheapest = _prefer(_weakest(legal & ~dom), _weakest(legal))
+        richest = _prefer(_strongest(legal & ~dom), _weakest(legal))
+        side_beaters = beaters & ~dom
+        win = np.where(side_beaters != 0, _weakest(side_beaters) if last else
+                       _strongest(side_beaters), _weakest(beaters & dom))
+        charge = self.charge_partner == 2 or (self.charge_partner == 1 and last)
+        give = richest if charge else cheapest
+        return np.where(obs.winner_is_ally, give, np.where(beaters != 0, win, cheapest))
+
+
+POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
+
+
+def make_policy(name: str, **params) -> Policy:
+    """A policy by registry name with validated keyword parameters."""
+    try:
+        cls = POLICIES[name]
+    except KeyError:
+        raise ValueError(f"unknown Bianco Mano policy {name!r} "
+                         f"(known: {', '.join(sorted(POLICIES))})") from None
+    return cls.from_params(**params)

@@ -1,0 +1,246 @@
+"""Bianco Mano: constants, card notation, rule options and deal records.
+
+Card encoding (shared by the engine, the referee and the policies)
+-----------------------------------------------------------------
+A card is an integer ``c = 4 * rank + family`` in 0..31:
+
+====  ==============================  ======  ====================
+rank  character (BM-1)                points  notation digit
+====  ==============================  ======  ====================
+0     Mamma                           5       1
+1     Parrain                         4       2
+2     Avocat                          3       3
+3     Évêque                          2       4
+4     Banquier                        1       5
+5     Commissaire (Policier)          0       6
+6     Garde du Corps                  0       7
+7     Chauffeur                       0       8
+====  ==============================  ======  ====================
+
+Families: 0 rouge ``R``, 1 bleue ``B``, 2 jaune ``J``, 3 verte ``V``. A lower
+rank is a stronger card. A hand is a bitmask with bit ``c`` set for card ``c``;
+rank-major order means the lowest set bit of a hand is its strongest card and
+the highest set bit its weakest. Text notation is the rule text's own
+numbering of the characters followed by the family letter: ``1R`` is the
+Mamma rouge, ``8V`` the Chauffeur verte (:func:`parse_card`,
+:func:`format_card`). Sequences of cards (decks, piles) are listed top first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+N_FAMILIES = 4
+N_RANKS = 8
+N_CARDS = 32
+FAMILY_CODES = "RBJV"
+FAMILY_NAMES = ("rouge", "bleue", "jaune", "verte")
+RANK_NAMES = (
+    "Mamma", "Parrain", "Avocat", "Évêque", "Banquier",
+    "Commissaire", "Garde du Corps", "Chauffeur",
+)
+BASE_POINTS = (5, 4, 3, 2, 1, 0, 0, 0)  # BM-1
+DOMINANT_FACTOR = 2  # BM-1: dominant cards count double
+TOTAL_POINTS = 75  # BM-1
+CONTRACT_POINTS = 45  # BM-10
+BONUS_POINTS = 5  # BM-11
+GARDE_DU_CORPS = 6  # rank of the BM-11 bonus cards
+CHAUFFEUR = 7
+
+# BM-4..BM-6, per player count
+HAND_SIZE = {3: 10, 4: 8, 5: 6}  # cards in hand when play starts = number of tricks
+FIRST_DISTRIBUTION = {3: 7, 4: 5, 5: 4}
+FIRST_PACKET_CHOICES = {3: (3, 4), 4: (2, 3), 5: (2,)}
+SECOND_PACKET = {3: 3, 4: 3, 5: 2}  # each player's packet after bidding
+ESPION_SIZE = {3: 2, 4: 0, 5: 2}
+PLAYER_COUNTS = (3, 4, 5)
+
+PASS = 4  # bid action; 0..3 mean "take, naming that family" (BM-7)
+
+# BM-10 score changes: (taker, each partner, each opponent)
+FAILED, MADE, CAPO, ALL_PASS = 0, 1, 2, 3
+OUTCOME_NAMES = ("failed", "made", "capo", "all_pass")
+SCORE_CHANGES = {FAILED: (-2, -1, 1), MADE: (2, 1, -1), CAPO: (2, 1, -2)}
+
+GATHER_OPTIONS = ("team_piles", "trick_order")
+
+
+def card(rank: int, family: int) -> int:
+    """Card index of a (rank, family) pair."""
+    return 4 * rank + family
+
+
+def rank_of(c: int) -> int:
+    """Rank (0 = Mamma, strongest) of a card."""
+    return c >> 2
+
+
+def family_of(c: int) -> int:
+    """Family (0..3) of a card."""
+    return c & 3
+
+
+def card_points(c: int, dominant: int) -> int:
+    """Points of one card when ``dominant`` is the dominant family (BM-1)."""
+    points = BASE_POINTS[rank_of(c)]
+    return points * DOMINANT_FACTOR if family_of(c) == dominant else points
+
+
+FAMILY_MASK = tuple(sum(1 << card(r, f) for r in range(N_RANKS)) for f in range(N_FAMILIES))
+RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
+ALL_CARDS = (1 << N_CARDS) - 1
+
+_CARD_RE = re.compile(r"^([1-8])([RBJV])$")
+
+
+def format_card(c: int) -> str:
+    """Notation of one card, e.g. ``1R`` for the Mamma rouge."""
+    if not 0 <= int(c) < N_CARDS:
+        raise ValueError(f"card index must be in 0..31, got {c!r}")
+    return f"{rank_of(c) + 1}{FAMILY_CODES[family_of(c)]}"
+
+
+def parse_card(text: str) -> int:
+    """Card index from its notation (``1R`` … ``8V``; case-insensitive)."""
+    match = _CARD_RE.match(str(text).strip().upper())
+    if not match:
+        raise ValueError(
+            f"malformed card {text!r}: expected a character digit 1-8 "
+            "(1 Mamma … 8 Chauffeur) followed by a family letter R, B, J or V, e.g. '1R'"
+        )
+    return card(int(match.group(1)) - 1, FAMILY_CODES.index(match.group(2)))
+
+
+def parse_cards(text: str) -> list[int]:
+    """Cards from space- or comma-separated notation, rejecting duplicates."""
+    cards = [parse_card(tok) for tok in re.split(r"[\s,]+", text.strip()) if tok]
+    seen: set[int] = set()
+    for c in cards:
+        if c in seen:
+            raise ValueError(f"card {format_card(c)} appears twice in {text!r}")
+        seen.add(c)
+    return cards
+
+
+def format_cards(cards) -> str:
+    """Notation of a sequence of cards, space-separated."""
+    return " ".join(format_card(c) for c in cards)
+
+
+def card_name(c: int) -> str:
+    """Long French name, e.g. 'Mamma rouge'."""
+    return f"{RANK_NAMES[rank_of(c)]} {FAMILY_NAMES[family_of(c)]}"
+
+
+def parse_family(text: str) -> int:
+    """Family index from its letter or French name."""
+    t = str(text).strip().lower()
+    for f in range(N_FAMILIES):
+        if t in (FAMILY_CODES[f].lower(), FAMILY_NAMES[f]):
+            return f
+    raise ValueError(f"unknown family {text!r}: expected R, B, J, V or rouge, bleue, jaune, verte")
+
+
+@dataclass(frozen=True)
+class BiancoManoConfig:
+    """Rule options of a Bianco Mano table (RULINGS BM-1..BM-12).
+
+    Parameters
+    ----------
+    n_players : 3, 4 or 5 (BM-4..BM-6).
+    bianco_mano : the optional +5 bonus (BM-11), fixed for a game.
+    shuffle_every_deal : shuffle before every deal instead of only the first (BM-3).
+    gather : how played cards are stacked for the next deal (BM-3):
+        ``"team_piles"`` (the ruling's default) or ``"trick_order"`` (every
+        trick in the order played, espion on top).
+    deals_per_game : played deals in a game (BM-12); all-pass deals do not count.
+    cut_weights : relative weights of cut points 1..31 (31 numbers); ``None``
+        is uniform (BM-3).
+    """
+
+    n_players: int = 4
+    bianco_mano: bool = False
+    shuffle_every_deal: bool = False
+    gather: str = "team_piles"
+    deals_per_game: int = 10
+    cut_weights: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.n_players, bool) or self.n_players not in PLAYER_COUNTS:
+            raise ValueError(f"n_players must be 3, 4 or 5 for Bianco Mano, got {self.n_players!r}")
+        for name in ("bianco_mano", "shuffle_every_deal"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        if self.gather not in GATHER_OPTIONS:
+            raise ValueError(f"gather must be one of {GATHER_OPTIONS}, got {self.gather!r}")
+        if self.shuffle_every_deal and self.gather != "team_piles":
+            raise ValueError(
+                "gather has no effect with shuffle_every_deal=true: drop one of the two options"
+            )
+        if (isinstance(self.deals_per_game, bool) or not isinstance(self.deals_per_game, int)
+                or not 1 <= self.deals_per_game <= 1000):
+            raise ValueError(f"deals_per_game must be an integer in [1, 1000], got "
+                             f"{self.deals_per_game!r}")
+        if self.cut_weights is not None:
+            weights = tuple(float(w) for w in self.cut_weights)
+            if len(weights) != N_CARDS - 1 or min(weights) < 0 or sum(weights) <= 0:
+                raise ValueError("cut_weights must be 31 non-negative numbers (cut points 1..31) "
+                                 "with a positive sum")
+            object.__setattr__(self, "cut_weights", weights)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards in hand when play starts, and number of tricks."""
+        return HAND_SIZE[self.n_players]
+
+    def replace(self, **changes) -> BiancoManoConfig:
+        """A copy with some options changed (validated)."""
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """Everything needed to replay one deal: the deck and every decision.
+
+    Attributes
+    ----------
+    n_players : player count.
+    dealer : dealer seat.
+    deck : the 32 cards top first, *before* the cut.
+    cut : cut point 1..31: that many cards go from the top to the bottom (BM-3).
+    first_packet : size of each player's first packet (BM-4..BM-6).
+    bids : bidding actions in order from the dealer's left, round 1 then
+        round 2, ending at the first take: ``PASS`` (4) or the family named
+        (0..3; in round 1 it must be the turned card's family) (BM-7).
+    espion : the two cards the taker set aside, ascending (3 and 5 players).
+    called : the card called by the taker (5 players), else -1 (BM-6).
+    bonus : whether the taker announced Bianco Mano (BM-11).
+    plays : cards in the order played, trick after trick.
+    """
+
+    n_players: int
+    dealer: int
+    deck: tuple[int, ...]
+    cut: int
+    first_packet: int
+    bids: tuple[int, ...]
+    espion: tuple[int, ...] = ()
+    called: int = -1
+    bonus: bool = False
+    plays: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game: the first-dealer draw (BM-2) and every deal in order.
+
+    ``dealer_draw`` is the shuffled deck (top first) from which one card is
+    turned to each seat, seat 0 first, tied players drawing again in seat
+    order. ``deals`` includes all-pass deals.
+    """
+
+    config: BiancoManoConfig
+    dealer_draw: tuple[int, ...]
+    deals: tuple[DealRecord, ...]

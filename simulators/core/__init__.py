@@ -1,0 +1,1 @@
+"""Game-agnostic batch core: bitmask helpers, seeding, policy parameters."""

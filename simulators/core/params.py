@@ -1,0 +1,80 @@
+"""Named, validated parameters for policies (scikit-learn style).
+
+A policy is a frozen dataclass whose fields are its parameters, declared with
+:func:`param`. Values are stored verbatim and checked once at construction::
+
+    @dataclass(frozen=True)
+    class Greedy(Policy):
+        threshold: float = param(20.0, low=0, high=75, doc="points needed to take")
+
+``Greedy(threshold=90)`` raises ``ValueError: Greedy.threshold must be in
+[0, 75], got 90``; ``Greedy.from_params(thresold=1)`` names the unknown key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from typing import Any, ClassVar
+
+
+def param(default: Any, *, low: float | None = None, high: float | None = None, doc: str = ""):
+    """Declare a policy parameter with an inclusive range and a one-line doc."""
+    return dataclasses.field(default=default, metadata={"low": low, "high": high, "doc": doc})
+
+
+def _check_value(owner: str, field: dataclasses.Field, value: Any) -> None:
+    kind = type(field.default)
+    where = f"{owner}.{field.name}"
+    if kind is bool:
+        if not isinstance(value, bool | int) or value not in (0, 1):
+            raise ValueError(f"{where} must be true or false, got {value!r}")
+        return
+    if kind is int and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
+        raise ValueError(f"{where} must be an integer, got {value!r}")
+    if kind is float and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+        raise ValueError(f"{where} must be a number, got {value!r}")
+    low, high = field.metadata.get("low"), field.metadata.get("high")
+    if value != value or (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError(f"{where} must be in [{low}, {high}], got {value!r}")
+
+
+class Policy:
+    """Base class of all policies: named numeric parameters, validated.
+
+    Subclasses are ``@dataclass(frozen=True)``; each game documents the
+    decision methods a policy implements (arrays in, arrays out).
+    ``uses_noise`` tells the engine to hand the policy one uniform per row
+    and decision, drawn from a stream that never changes the deals.
+    """
+
+    uses_noise: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            _check_value(type(self).__name__, field, getattr(self, field.name))
+
+    @classmethod
+    def parameters(cls) -> dict[str, dict[str, Any]]:
+        """Each parameter's default, range and doc."""
+        return {
+            f.name: {"default": f.default, "low": f.metadata.get("low"),
+                     "high": f.metadata.get("high"), "doc": f.metadata.get("doc", "")}
+            for f in dataclasses.fields(cls)
+        }
+
+    @classmethod
+    def from_params(cls, **params: Any) -> Policy:
+        """Build from keyword parameters, naming any unknown one."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        for key in params:
+            if key not in known:
+                raise ValueError(
+                    f"{cls.__name__} has no parameter {key!r} "
+                    f"(parameters: {', '.join(sorted(known)) or 'none'})"
+                )
+        return cls(**params)
+
+    def get_params(self) -> dict[str, Any]:
+        """Parameters as given (scikit-learn's get_params)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
