@@ -1,0 +1,1 @@
+"""tapisvert analysis: statistics, experiments and the command line."""

@@ -1,0 +1,289 @@
+"""Bianco Mano engine: referee cross-check, invariants, determinism, dealing, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+from scipy import stats
+
+from simulators.bianco_mano import (
+    BiancoManoConfig,
+    HeuristicPolicy,
+    IllegalAction,
+    RandomPolicy,
+    make_policy,
+    simulate_deals,
+    simulate_games,
+)
+from simulators.bianco_mano import rules as R
+from simulators.bianco_mano.crosscheck import check_deals, check_games
+from simulators.bianco_mano.engine import FAMILY_MASK, first_dealers, mask_points
+from simulators.core import bits
+
+CROSSCHECK_DEALS = 20_000
+
+
+# ------------------------------------------------------------ fidelity
+
+
+@pytest.mark.parametrize("n_players", [3, 4, 5])
+def test_engine_deals_replayed_by_referee(n_players, bm_policy):
+    """>= 20,000 deals per player count and policy: every move legal, every score equal."""
+    config = BiancoManoConfig(n_players=n_players, bianco_mano=True)
+    batch = simulate_deals(config, bm_policy, CROSSCHECK_DEALS, seed=101)
+    assert check_deals(batch) == CROSSCHECK_DEALS
+    outcomes = set(batch.table["outcome"].unique())
+    assert {"made", "failed"} <= outcomes  # the check exercised both sides of BM-10
+
+
+@pytest.mark.parametrize("n_players", [3, 4, 5])
+@pytest.mark.parametrize("options", [{}, {"gather": "trick_order"}, {"shuffle_every_deal": True}],
+                         ids=["team_piles", "trick_order", "shuffle_every_deal"])
+def test_engine_games_replayed_by_referee(n_players, options, bm_policy):
+    """BM-2 first dealer, BM-3 carried decks, BM-7 redeals, BM-12 totals and winners."""
+    config = BiancoManoConfig(n_players=n_players, bianco_mano=True, **options)
+    batch = simulate_games(config, bm_policy, 60, seed=202)
+    assert check_games(batch) == batch.deals.height
+    played = batch.deals.filter(pl.col("outcome") != "all_pass").group_by("game_id").len()
+    assert (played["len"] == config.deals_per_game).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_players", [3, 4, 5])
+def test_engine_million_deals_replayed_by_referee(n_players):
+    """The large run: 10^6 deals per player count, both policies, bonus on half the chunks."""
+    from simulators.bianco_mano.crosscheck import _check_chunk
+
+    total = 0
+    for k, first in enumerate(range(0, 1_000_000, 50_000)):
+        for name in ("random", "heuristic"):
+            total += _check_chunk(n_players, name, k % 2 == 1, 7, first, 25_000)
+    assert total == 1_000_000
+
+
+# ------------------------------------------------------------ invariants on real batches
+
+
+@pytest.mark.parametrize("n_players", [3, 4, 5])
+def test_invariants_on_simulated_batch(n_players, bm_policy):
+    """75 points per deal, every card in one place, deltas consistent with the outcome."""
+    config = BiancoManoConfig(n_players=n_players, bianco_mano=True)
+    batch = simulate_deals(config, bm_policy, 5_000, seed=303)
+    a = batch.arrays
+    taken = np.flatnonzero(a.taker >= 0)
+    assert taken.size > 1_000
+    # every card is played exactly once or sits in the espion (BM-4..BM-6)
+    cards = a.plays[taken].reshape(taken.size, -1)
+    espion_cards = np.stack([bits.bit_index(bits.lowest_bit(a.espion[taken])),
+                             bits.bit_index(bits.highest_bit(a.espion[taken]))], axis=1)
+    if R.ESPION_SIZE[n_players]:
+        cards = np.concatenate([cards, espion_cards], axis=1)
+    else:
+        assert (a.espion[taken] == 0).all()
+    assert (np.sort(cards, axis=1) == np.arange(32)).all()
+    # 75 card points in every deal (BM-1), split between the two sides
+    all_cards = np.bitwise_or.reduce(bits.card_bits(cards), axis=1)
+    assert (all_cards == np.uint32(0xFFFFFFFF)).all()
+    assert (mask_points(all_cards, a.dominant[taken]) == R.TOTAL_POINTS).all()
+    side = a.side_points[taken].astype(int)
+    assert ((side >= 0) & (side <= R.TOTAL_POINTS)).all()
+    # each seat plays exactly one card per trick, the hand size in tricks
+    assert a.plays.shape[1:] == (R.HAND_SIZE[n_players], n_players)
+    # BM-10 / BM-11: outcome from points, deltas from outcome
+    count = side + R.BONUS_POINTS * a.bonus[taken]
+    expected = np.where(side == 75, R.CAPO, np.where(count >= 45, R.MADE, R.FAILED))
+    assert (a.outcome[taken] == expected).all()
+    deltas = a.deltas[taken].astype(int)
+    seats = np.arange(n_players)
+    for outcome, (taker_d, partner_d, opp_d) in R.SCORE_CHANGES.items():
+        rows = a.outcome[taken] == outcome
+        is_taker = seats == a.taker[taken][rows, None]
+        partner = seats == a.partner[taken][rows, None]
+        want = np.where(is_taker, taker_d, np.where(partner, partner_d, opp_d))
+        assert (deltas[rows] == want).all()
+    # all-pass deals score nothing and play nothing
+    void = a.taker < 0
+    assert (a.deltas[void] == 0).all() and (a.plays[void] == -1).all()
+    assert (a.outcome[void] == R.ALL_PASS).all()
+
+
+def test_deal_table_columns_agree_with_arrays():
+    """The tidy table carries one row per deal with outcomes and per-seat deltas."""
+    batch = simulate_deals(BiancoManoConfig(n_players=5), HeuristicPolicy(), 2_000, seed=4)
+    t = batch.table
+    assert t.height == 2_000
+    assert t["deal_id"].to_list() == list(range(2_000))
+    assert (t["dealer"].to_numpy() == np.arange(2_000) % 5).all()
+    delta_sum = sum(t[f"delta_{s}"].to_numpy().astype(int) for s in range(5))
+    # 5 players: made 2+1-3 = 0, capo 2+1-6 = -3, failed -2-1+3 = 0
+    want = t["outcome"].replace_strict({"made": 0, "failed": 0, "capo": -3, "all_pass": 0})
+    assert (delta_sum == want.to_numpy()).all()
+    taken = t.filter(pl.col("taker") >= 0)
+    assert (taken["partner"] != taken["taker"]).all()
+    assert taken["taker_dominant_count"].min() >= 1  # the turned card's family, or the named one
+    assert (taken["taker_points_held"] >= taken["taker_points_at_bid"]).all()
+
+
+def test_game_table_scores_are_sums_of_deal_deltas():
+    """BM-12: per-seat game scores equal the sum of deal deltas; one winner row at least."""
+    batch = simulate_games(BiancoManoConfig(n_players=4), HeuristicPolicy(), 200, seed=9)
+    per_seat = batch.deals.group_by("game_id").agg(
+        [pl.col(f"delta_{s}").cast(pl.Int32).sum() for s in range(4)]).sort("game_id")
+    scores = batch.games.pivot(on="seat", index="game_id", values="score").sort("game_id")
+    for s in range(4):
+        assert (per_seat[f"delta_{s}"] == scores[str(s)]).all()
+    assert (batch.games.group_by("game_id").agg(pl.col("is_winner").sum())["is_winner"] >= 1).all()
+
+
+# ------------------------------------------------------------ determinism
+
+
+@pytest.mark.parametrize("policy", [RandomPolicy(), HeuristicPolicy()], ids=["random", "heuristic"])
+def test_deals_identical_whatever_the_batch_size(policy):
+    """Same config + seed => identical tables, in one batch or in uneven pieces."""
+    config = BiancoManoConfig(n_players=4, bianco_mano=True)
+    whole = simulate_deals(config, policy, 3_000, seed=77).table
+    pieces = pl.concat([
+        simulate_deals(config, policy, size, seed=77, first_deal=start).table
+        for start, size in ((0, 1), (1, 1_500), (1_501, 1_024), (2_525, 475))
+    ])
+    assert_frame_equal(whole, pieces)
+    other_seed = simulate_deals(config, policy, 3_000, seed=78).table
+    assert not whole.equals(other_seed)
+
+
+def test_games_identical_whatever_the_batch_size():
+    """Whole games too: game ids keep their seeds across batches."""
+    config = BiancoManoConfig(n_players=3)
+    whole = simulate_games(config, RandomPolicy(), 300, seed=5)
+    part = simulate_games(config, RandomPolicy(), 100, seed=5, first_game=150)
+    assert_frame_equal(whole.games.filter(pl.col("game_id").is_between(150, 249)), part.games)
+    assert_frame_equal(whole.deals.filter(pl.col("game_id").is_between(150, 249)), part.deals)
+
+
+def test_deals_do_not_depend_on_the_policy():
+    """Common random numbers: the deck and cut of deal i depend on the seed only."""
+    config = BiancoManoConfig(n_players=4)
+    a = simulate_deals(config, RandomPolicy(), 500, seed=3).arrays
+    b = simulate_deals(config, HeuristicPolicy(), 500, seed=3).arrays
+    assert (a.deck == b.deck).all() and (a.cut == b.cut).all()
+
+
+def test_seed_sequence_accepted_as_seed():
+    """A root SeedSequence and its entropy integer give the same deals."""
+    config = BiancoManoConfig()
+    a = simulate_deals(config, HeuristicPolicy(), 100, seed=np.random.SeedSequence(12345)).table
+    b = simulate_deals(config, HeuristicPolicy(), 100, seed=12345).table
+    assert_frame_equal(a, b)
+
+
+# ------------------------------------------------------------ dealing statistics
+
+
+@pytest.mark.parametrize("n_players", [3, 4, 5])
+def test_turned_family_count_in_first_packet_is_hypergeometric(n_players):
+    """The cards of the turned family in the first bidder's first distribution follow
+    the exact hypergeometric law: 7 of that family among the 31 other cards."""
+    taker_always = HeuristicPolicy(take_threshold=0.0)  # the dealer's left takes in round 1
+    batch = simulate_deals(BiancoManoConfig(n_players=n_players), taker_always, 60_000, seed=8)
+    a = batch.arrays
+    assert (a.taker == (a.dealer + 1) % n_players).all() and (a.bid_round == 1).all()
+    h1 = R.FIRST_DISTRIBUTION[n_players]
+    turned_family = a.turned_card & 3
+    in_hand = bits.popcount(a.taker_bid_hand & FAMILY_MASK[turned_family]).astype(int) - 1
+    observed = np.bincount(in_hand, minlength=h1 + 1)
+    expected = stats.hypergeom(31, 7, h1).pmf(np.arange(h1 + 1)) * len(in_hand)
+    keep = expected > 5
+    chi2 = ((observed[keep] - expected[keep]) ** 2 / expected[keep]).sum()
+    assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3
+    assert abs(in_hand.mean() - h1 * 7 / 31) < 4 * np.sqrt(h1 * 7 / 31 * 24 / 31 * 26 / 30
+                                                              / len(in_hand))
+
+
+def test_first_dealer_draw_is_uniform_and_follows_bm2():
+    """BM-2 on hand-made draws, and uniform over seats on random ones."""
+    deck = np.array([[R.card(3, 0), R.card(0, 1), R.card(0, 2), R.card(5, 3),
+                      R.card(2, 0), R.card(1, 0)] + [c for c in range(32) if c not in
+                     (R.card(3, 0), R.card(0, 1), R.card(0, 2), R.card(5, 3), R.card(2, 0),
+                      R.card(1, 0))]], dtype=np.int8)
+    # seats 1 and 2 tie with Mammas; redraw: seat 1 gets an Avocat, seat 2 a Parrain
+    assert first_dealers(deck, 4)[0] == 2
+    batch = simulate_games(BiancoManoConfig(n_players=5, deals_per_game=1), HeuristicPolicy(),
+                           20_000, seed=1)
+    counts = np.bincount(batch.first_dealer, minlength=5)
+    assert stats.chisquare(counts).pvalue > 1e-3
+
+
+# ------------------------------------------------------------ bad input
+
+
+def test_bad_config_values_are_rejected():
+    with pytest.raises(ValueError, match="n_players must be 3, 4 or 5"):
+        BiancoManoConfig(n_players=6)
+    with pytest.raises(ValueError, match="gather must be one of"):
+        BiancoManoConfig(gather="random")
+    with pytest.raises(ValueError, match="gather has no effect with shuffle_every_deal"):
+        BiancoManoConfig(shuffle_every_deal=True, gather="trick_order")
+    with pytest.raises(ValueError, match="deals_per_game"):
+        BiancoManoConfig(deals_per_game=0)
+    with pytest.raises(ValueError, match="cut_weights"):
+        BiancoManoConfig(cut_weights=(1.0,) * 30)
+
+
+def test_bad_policy_parameters_are_named():
+    with pytest.raises(ValueError, match=r"HeuristicPolicy.take_threshold must be in \[0.0, 30.0\]"):
+        HeuristicPolicy(take_threshold=31)
+    with pytest.raises(ValueError, match="RandomPolicy.take_probability must be in"):
+        RandomPolicy(take_probability=-0.1)
+    with pytest.raises(ValueError, match="lead_trump_min must be an integer"):
+        HeuristicPolicy(lead_trump_min=2.5)
+    with pytest.raises(ValueError, match="has no parameter 'treshold'"):
+        make_policy("heuristic", treshold=3)
+    with pytest.raises(ValueError, match="unknown Bianco Mano policy 'greedy'"):
+        make_policy("greedy")
+    assert make_policy("heuristic", take_threshold=5).get_params()["take_threshold"] == 5
+
+
+def test_bad_run_arguments_are_rejected():
+    config = BiancoManoConfig()
+    with pytest.raises(ValueError, match="n_deals must be a positive integer"):
+        simulate_deals(config, HeuristicPolicy(), 0)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        simulate_deals(config, HeuristicPolicy(), 10, seed=-1)
+    with pytest.raises(ValueError, match="expected one policy or 4"):
+        simulate_deals(config, [HeuristicPolicy()] * 3, 10)
+    with pytest.raises(ValueError, match="lacks the method"):
+        simulate_deals(config, object(), 10)
+
+
+def test_malformed_card_text_is_rejected():
+    assert R.parse_cards("1R 8v 3J") == [0, 31, 10]
+    assert R.format_cards(R.parse_cards("1R 8V 3J")) == "1R 8V 3J"
+    for bad in ("9R", "1X", "R1", "10B", ""):
+        with pytest.raises(ValueError, match="malformed card"):
+            R.parse_card(bad)
+    with pytest.raises(ValueError, match="appears twice"):
+        R.parse_cards("1R 1r")
+
+
+class _Cheater(HeuristicPolicy):
+    """Plays its strongest card, ignoring the obligations (BM-8)."""
+
+    def play(self, obs):
+        return bits.bit_index(bits.lowest_bit(obs.hand))
+
+
+def test_illegal_play_raises_with_the_ruling():
+    with pytest.raises(IllegalAction, match=r"play .* by seat \d in trick \d+; legal: .*\(BM-8\)"):
+        simulate_deals(BiancoManoConfig(), _Cheater(), 2_000, seed=1)
+
+
+def test_per_seat_policies_dispatch_to_their_seats():
+    """Seat-specific policies: a never-taking seat 0 never takes."""
+    never = HeuristicPolicy(take_threshold=30.0, round2_threshold=30.0)
+    batch = simulate_deals(BiancoManoConfig(), [never, HeuristicPolicy(), HeuristicPolicy(),
+                                                HeuristicPolicy()], 4_000, seed=2)
+    takers = batch.table["taker"].to_numpy()
+    assert not (takers == 0).any() and (takers == 1).any()
