@@ -55,6 +55,8 @@ BONUS_MASK = np.array(
     dtype=U32,
 )
 ALL_CARDS = U32(R.ALL_CARDS)
+# ROTATIONS[n][w, k] = (w + k) % n: play position k when seat/position w leads
+ROTATIONS = {n: (np.arange(n)[:, None] + np.arange(n)) % n for n in R.PLAYER_COUNTS}
 
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
 POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
@@ -76,15 +78,15 @@ def mask_points(mask: np.ndarray, dominant: np.ndarray) -> np.ndarray:
     return total
 
 
-def legal_play_mask(hand, led_family, best_card, trick_has_dominant, dominant) -> np.ndarray:
+def legal_play_mask(hand, led_mask, best_card, trick_has_dominant, dom_mask) -> np.ndarray:
     """Legal cards (uint32 mask) for a follower, per BM-8.
 
-    ``best_card`` is the card currently winning the trick; for the leader
-    the whole hand is legal and this function is not used.
+    ``led_mask`` and ``dom_mask`` are the masks of the led and dominant
+    families; ``best_card`` is the card currently winning the trick. For the
+    leader the whole hand is legal and this function is not used.
     """
     hand = np.asarray(hand, dtype=U32)
-    dom_mask = FAMILY_MASK[dominant]
-    follow = hand & FAMILY_MASK[led_family]  # BM-8 (1)
+    follow = hand & led_mask  # BM-8 (1)
     dom_cards = hand & dom_mask  # BM-8 (2)
     candidates = np.where(follow != 0, follow, np.where(dom_cards != 0, dom_cards, hand))
     over = candidates & STRONGER[best_card]  # BM-8 (3): beat the best dominant if you can
@@ -228,8 +230,9 @@ def play_batch(config: R.BiancoManoConfig, dispatch: _Dispatch, deck: np.ndarray
             return None
         return noise[slot] if idx is None else noise[slot][idx]
 
-    # BM-3: the top `cut` cards go to the bottom
-    post = np.take_along_axis(deck, (np.arange(R.N_CARDS) + cut[:, None].astype(np.intp)) % 32, 1)
+    # BM-3: the top `cut` cards go to the bottom (row i reads deck twice over from cut[i])
+    windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([deck, deck], 1), 32, 1)
+    post = windows[rows, cut]
     card_bit = bits.card_bits(post)
     prefix = np.zeros((n_rows, R.N_CARDS + 1), dtype=U32)
     np.bitwise_xor.accumulate(card_bit, axis=1, out=prefix[:, 1:])
@@ -266,23 +269,24 @@ def play_batch(config: R.BiancoManoConfig, dispatch: _Dispatch, deck: np.ndarray
     pass_bit = np.uint8(1 << R.PASS)
     for rnd, legal in ((1, turned_bit | pass_bit), (2, (np.uint8(15) & ~turned_bit) | pass_bit)):
         for j in range(n):
-            open_ = taker_pos < 0
-            if not open_.any():
+            ask = np.flatnonzero(taker_pos < 0)  # rows already decided are not asked
+            if not ask.size:
                 break
             slot = (rnd - 1) * n + j
-            seat = seat_of_position[:, j]
-            obs = BidObs(hand1[:, j], turned, seat, dealer, j, rnd, legal, n, noise_at(1 + slot))
+            seat = seat_of_position[ask, j]
+            obs = BidObs(hand1[ask, j], turned[ask], seat, dealer[ask], j, rnd, legal[ask], n,
+                         noise_at(1 + slot, ask))
             action = dispatch("bid", obs, seat, I8)
             ok = (action >= 0) & (action <= R.PASS)
-            ok &= ((legal >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
-            _reject(open_ & ~ok, units, "bid",
-                    lambda i, a=action, s=seat, r=rnd: f"{int(a[i])} by seat {int(s[i])} in round "
-                    f"{r} (turned {R.format_card(int(turned[i]))}) (BM-7)")
-            bids[:, slot] = np.where(open_, action, -1)
-            took = open_ & (action != R.PASS)
-            taker_pos = np.where(took, I8(j), taker_pos)
-            bid_round = np.where(took, I8(rnd), bid_round)
-            dominant = np.where(took, action, dominant)
+            ok &= ((legal[ask] >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
+            _reject(~ok, units[ask], "bid",
+                    lambda i, a=action, s=seat, r=rnd, t=turned[ask]: f"{int(a[i])} by seat "
+                    f"{int(s[i])} in round {r} (turned {R.format_card(int(t[i]))}) (BM-7)")
+            bids[ask, slot] = action
+            took = action != R.PASS
+            taker_pos[ask[took]] = j
+            bid_round[ask[took]] = rnd
+            dominant[ask[took]] = action[took]
 
     out = {
         "taker": np.full(n_rows, -1, I8), "partner": np.full(n_rows, -1, I8),
@@ -394,35 +398,43 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
         _reject(bonus & ~eligible, units, "Bianco Mano announced",
                 lambda i: "without both the Garde du Corps and the Chauffeur (BM-11)")
 
-    # BM-8, BM-9: tricks, the taker leading the first
+    # BM-8, BM-9: tricks, the taker leading the first. Hands and seats are kept in
+    # play order; after each trick one gather rotates them to start at the winner.
     plays = np.empty((m, n_tricks, n), dtype=I8)
     winners = np.empty((m, n_tricks), dtype=I8)
-    leader = taker.astype(I8)
     played = np.zeros(m, dtype=U32)
     side_won = np.zeros(m, dtype=U32)
     side_tricks = np.zeros(m, dtype=I8)
     revealed = np.zeros(m, dtype=bool)
-    partner_knows = seats == partner[:, None]  # in 5 players only the partner knows both sides
     no_card = np.full(m, -1, dtype=I8)
+    no_mask = np.zeros(m, dtype=U32)
+    rotation = ROTATIONS[n]
+    row_base = (rows * n)[:, None]
+    order = rotation[taker].astype(I8)  # seats in play order
+    in_hand = hands.ravel()[row_base + rotation[taker]]
     first_play_slot = base_slot + 3
     for trick in range(n_tricks):
-        order = ((leader[:, None] + np.arange(n)) % n).astype(I8)
-        in_hand = np.take_along_axis(hands, order, 1)
-        side_in_order = np.take_along_axis(on_side, order, 1)
-        knows_in_order = np.take_along_axis(partner_knows, order, 1)
+        if n == 4:
+            side_in_order = ((order ^ taker[:, None]) & 1) == 0
+        else:
+            side_in_order = order == taker[:, None]
+            if n == 5:
+                partner_in_order = order == partner[:, None]
+                side_in_order |= partner_in_order
         table = np.zeros(m, dtype=U32)
         for k in range(n):
             seat = order[:, k]
             hand = in_hand[:, k]
             if k == 0:
-                legal, led, best, ally = hand, no_card, no_card, np.zeros(m, dtype=bool)
+                legal, led, led_mask, best = hand, no_card, no_mask, no_card
+                ally = np.zeros(m, dtype=bool)
             else:
-                legal = legal_play_mask(hand, led, best, has_dom, dominant)
+                legal = legal_play_mask(hand, led_mask, best, has_dom, dom_mask)
                 ally = side_in_order[:, k] == winner_side
-                if n == 5:
-                    ally &= revealed | knows_in_order[:, k]
-            obs = PlayObs(hand, legal, seat, k, trick, dominant, led, best, ally, table,
-                          played, taker, side_in_order[:, k], n,
+                if n == 5:  # before the called card shows, only the partner knows the sides
+                    ally &= revealed | partner_in_order[:, k]
+            obs = PlayObs(hand, legal, seat, k, trick, dominant, dom_mask, led, led_mask, best,
+                          ally, table, played, taker, side_in_order[:, k], n,
                           noise_at(first_play_slot + trick * n + k))
             card = dispatch("play", obs, seat, I8)
             bad = (card < 0) | (card >= R.N_CARDS)
@@ -438,6 +450,7 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
             family = (card & 3).astype(I8)
             if k == 0:
                 led, best = family, card
+                led_mask = FAMILY_MASK[led]
                 win_pos = np.zeros(m, dtype=I8)
                 has_dom = family == dominant
                 winner_side = side_in_order[:, 0]
@@ -449,9 +462,10 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
                 has_dom |= family == dominant
             if n == 5:
                 revealed |= card == called
-        np.put_along_axis(hands, order, in_hand, 1)
-        leader = ((leader + win_pos) % n).astype(I8)
-        winners[:, trick] = leader
+        next_order = row_base + rotation[win_pos]
+        in_hand = in_hand.ravel()[next_order]
+        order = order.ravel()[next_order]
+        winners[:, trick] = order[:, 0]
         side_won |= np.where(winner_side, table, ZERO)
         side_tricks += winner_side
 
@@ -634,12 +648,12 @@ def _deal_table(config, seed, a: DealArrays, extra: dict[str, np.ndarray]) -> pl
         "bonus_eligible": a.bonus_eligible, "bonus_announced": a.bonus,
         "side_points": np.where(taken, a.side_points, -1).astype(np.int16),
         "side_tricks": np.where(taken, a.side_tricks, -1).astype(I8),
-        "outcome": np.asarray(R.OUTCOME_NAMES)[a.outcome],
     }
     for s in range(config.n_players):
         columns[f"delta_{s}"] = a.deltas[:, s]
-    table = pl.DataFrame(columns)
-    return table.with_columns(pl.col("outcome").cast(pl.Enum(list(R.OUTCOME_NAMES))))
+    outcome = pl.Series("outcome", a.outcome).replace_strict(
+        dict(enumerate(R.OUTCOME_NAMES)), return_dtype=pl.Enum(list(R.OUTCOME_NAMES)))
+    return pl.DataFrame(columns).insert_column(len(columns) - config.n_players, outcome)
 
 
 def simulate_deals(config: R.BiancoManoConfig, policies, n_deals: int, seed: int = 0, *,

@@ -91,7 +91,9 @@ class AnnounceObs(NamedTuple):
 class PlayObs(NamedTuple):
     """One card to play (BM-8).
 
-    ``led_family`` and ``winning_card`` are -1 for the leader. ``table`` is
+    ``led_family`` and ``winning_card`` are -1 for the leader (``led_mask``
+    is 0). ``dominant_mask`` and ``led_mask`` are the families' card masks
+    (``FAMILY_MASK[dominant]``, precomputed for speed). ``table`` is
     the mask of cards already in this trick, ``played`` of every card played
     in the deal so far (this trick included). ``winner_is_ally`` is True when
     the player *knows* the current winner is on his side (in 5 players the
@@ -104,7 +106,9 @@ class PlayObs(NamedTuple):
     position: int
     trick: int
     dominant: np.ndarray
+    dominant_mask: np.ndarray
     led_family: np.ndarray
+    led_mask: np.ndarray
     winning_card: np.ndarray
     winner_is_ally: np.ndarray
     table: np.ndarray

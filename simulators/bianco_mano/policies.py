@@ -196,15 +196,17 @@ class HeuristicPolicy(Policy):
     # play --------------------------------------------------------------------
     def play(self, obs):
         """Lead or follow by the rules of thumb in the class docstring."""
-        dom = FAMILY_MASK[obs.dominant]
         if obs.position == 0:
-            choice = self._lead(obs, dom)
+            pool, take_strongest = self._lead(obs)
         else:
-            choice = self._follow(obs, dom)
+            pool, take_strongest = self._follow(obs)
+        choice = np.where(take_strongest, _strongest(pool), _weakest(pool))
         return bits.bit_index(choice)
 
-    def _lead(self, obs, dom):
-        hand = obs.hand
+    # Each rule below picks a pool of cards and whether to play its strongest
+    # (lowest bit) or weakest (highest bit) member; play() extracts one card.
+    def _lead(self, obs):
+        hand, dom = obs.hand, obs.dominant_mask
         unseen = ~obs.played & ~hand
         draw_trumps = (obs.on_taker_side
                        & (bits.popcount(hand & dom) >= self.lead_trump_min)
@@ -213,25 +215,32 @@ class HeuristicPolicy(Policy):
         for family in range(R.N_FAMILIES):
             masters = masters | (_strongest(FAMILY_MASK[family] & ~obs.played) & hand)
         masters &= ~dom
-        cheap = _prefer(_weakest(hand & ~dom), _weakest(hand))
-        return np.where(draw_trumps, _strongest(hand & dom), _prefer(_strongest(masters), cheap))
+        side = hand & ~dom
+        pool = np.where(draw_trumps, hand & dom,
+                        np.where(masters != 0, masters, np.where(side != 0, side, hand)))
+        return pool, draw_trumps | (masters != 0)
 
-    def _follow(self, obs, dom):
-        legal = obs.legal
+    def _follow(self, obs):
+        legal, dom = obs.legal, obs.dominant_mask
         best = obs.winning_card
-        best_is_dom = (best & 3) == obs.dominant
         stronger = STRONGER[best]
-        beaters = np.where(best_is_dom, legal & stronger,
-                           (legal & dom) | (legal & FAMILY_MASK[obs.led_family] & stronger))
+        beaters = np.where((obs.dominant_mask & bits.card_bits(best)) != 0, legal & stronger,
+                           (legal & dom) | (legal & obs.led_mask & stronger))
         last = obs.position == obs.n_players - 1
-        cheapest = _prefer(_weakest(legal & ~dom), _weakest(legal))
-        richest = _prefer(_strongest(legal & ~dom), _weakest(legal))
+        side_legal = legal & ~dom
+        discard = np.where(side_legal != 0, side_legal, legal)  # side cards before dominant ones
         side_beaters = beaters & ~dom
-        win = np.where(side_beaters != 0, _weakest(side_beaters) if last else
-                       _strongest(side_beaters), _weakest(beaters & dom))
         charge = self.charge_partner == 2 or (self.charge_partner == 1 and last)
-        give = richest if charge else cheapest
-        return np.where(obs.winner_is_ally, give, np.where(beaters != 0, win, cheapest))
+        # ally holds the trick: feed it points (strongest side card) or discard cheaply
+        pool = discard
+        strongest = obs.winner_is_ally & (side_legal != 0) & charge
+        # otherwise win if possible: a side card (cheapest if last, else the strongest),
+        # else the cheapest dominant that wins
+        win = ~obs.winner_is_ally & (beaters != 0)
+        win_pool = np.where(side_beaters != 0, side_beaters, beaters)
+        pool = np.where(win, win_pool, pool)
+        strongest = np.where(win, (side_beaters != 0) & (not last), strongest)
+        return pool, strongest
 
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}

@@ -1,0 +1,100 @@
+"""Shared core: bitmask helpers, seeding, parameter validation."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from simulators.core import bits, rng
+from simulators.core.params import Policy, param
+
+
+def test_bit_helpers_on_every_small_mask():
+    masks = np.arange(1, 1 << 12, dtype=np.uint32)
+    low = bits.bit_index(bits.lowest_bit(masks))
+    high = bits.bit_index(bits.highest_bit(masks))
+    for m, lo, hi in zip(masks.tolist(), low.tolist(), high.tolist(), strict=True):
+        set_bits = bits.cards_of(m)
+        assert (lo, hi) == (set_bits[0], set_bits[-1])
+    assert bits.bit_index(np.uint32(0)) == -1
+    assert bits.highest_bit(np.uint32(0x80000001)) == np.uint32(0x80000000)
+
+
+def test_select_bit_returns_the_kth_set_bit():
+    gen = np.random.default_rng(0)
+    masks = gen.integers(1, 2**32, 2_000, dtype=np.uint32)
+    counts = bits.popcount(masks).astype(int)
+    k = (gen.random(2_000) * counts).astype(int)
+    chosen = bits.select_bit(masks, k)
+    for m, kk, c in zip(masks.tolist(), k.tolist(), chosen.tolist(), strict=True):
+        assert bits.cards_of(m)[kk] == c
+
+
+def test_random_bit_is_uniform_over_set_bits():
+    mask = np.full(60_000, bits.mask_of([1, 7, 30]), dtype=np.uint32)
+    picks = bits.random_bit(mask, np.random.default_rng(1).random(60_000))
+    counts = np.array([(picks == c).sum() for c in (1, 7, 30)])
+    assert counts.sum() == 60_000
+    assert stats.chisquare(counts).pvalue > 1e-3
+
+
+def test_permutations_are_exactly_uniform():
+    """All 4! orders of 4 cards equally likely; every row is a permutation."""
+    perms = rng.permutations(np.random.default_rng(2), 120_000, 4)
+    assert (np.sort(perms, axis=1) == np.arange(4)).all()
+    codes = perms.astype(int) @ np.array([64, 16, 4, 1])
+    index = {sum(p * w for p, w in zip(order, (64, 16, 4, 1), strict=True)): i
+             for i, order in enumerate(itertools.permutations(range(4)))}
+    counts = np.bincount([index[c] for c in codes.tolist()], minlength=24)
+    assert len(counts) == 24 and stats.chisquare(counts).pvalue > 1e-3
+    deck = rng.permutations(np.random.default_rng(3), 50_000, 32)
+    position_of_card0 = np.argmax(deck == 0, axis=1)
+    assert stats.chisquare(np.bincount(position_of_card0, minlength=32)).pvalue > 1e-3
+
+
+def test_draws_depend_on_unit_not_on_batch():
+    """Unit i's draw is the same whether asked alone, in a range, or out of order."""
+    def draw(units):
+        return rng.draw_per_unit(99, np.asarray(units), 0,
+                                 lambda g, size: g.random(size))
+    whole = draw(np.arange(3_000))
+    assert (draw([2_999, 5, 1_500]) == whole[[2_999, 5, 1_500]]).all()
+    assert (draw(np.arange(1_024, 2_100)) == whole[1_024:2_100]).all()
+    # block b of stream s is the SeedSequence child spawn_key (s, b)
+    child = np.random.SeedSequence(99).spawn(1)[0].spawn(2)[1]
+    expected = np.random.Generator(np.random.PCG64(child)).random(rng.BLOCK)
+    assert (whole[rng.BLOCK:2 * rng.BLOCK] == expected).all()
+
+
+def test_seed_validation():
+    assert rng.root_entropy(5) == 5
+    for bad in (-1, 1.5, "7", True):
+        with pytest.raises(ValueError, match="seed"):
+            rng.root_entropy(bad)
+
+
+@dataclass(frozen=True)
+class _Toy(Policy):
+    threshold: float = param(1.0, low=0.0, high=2.0, doc="a threshold")
+    count: int = param(3, low=1, high=5, doc="a count")
+    flag: bool = param(False, doc="a flag")
+
+
+def test_policy_parameters_are_validated_and_stored_verbatim():
+    toy = _Toy(threshold=2, count=5, flag=True)
+    assert toy.get_params() == {"threshold": 2, "count": 5, "flag": True}
+    assert _Toy.parameters()["count"] == {"default": 3, "low": 1, "high": 5, "doc": "a count"}
+    with pytest.raises(ValueError, match=r"_Toy.threshold must be in \[0.0, 2.0\], got 2.5"):
+        _Toy(threshold=2.5)
+    with pytest.raises(ValueError, match="_Toy.count must be an integer"):
+        _Toy(count=2.0)
+    with pytest.raises(ValueError, match="_Toy.flag must be true or false"):
+        _Toy(flag="yes")
+    with pytest.raises(ValueError, match="_Toy.threshold must be in"):
+        _Toy(threshold=float("nan"))
+    with pytest.raises(ValueError, match="_Toy has no parameter 'treshold'"):
+        _Toy.from_params(treshold=1.0)
