@@ -70,8 +70,7 @@ def write_table(table: pl.DataFrame, path: Path) -> None:
 
 
 def _simulate(args: argparse.Namespace) -> str:
-    from simulators.bianco_mano import BiancoManoConfig, make_policy, simulate_deals, \
-        simulate_games
+    from simulators.bianco_mano import BiancoManoConfig, make_policy, simulate_deals, simulate_games
 
     params = dict(parse_param(p) for p in args.param)
     config = BiancoManoConfig(n_players=args.players, bianco_mano=args.bonus,

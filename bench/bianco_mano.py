@@ -58,15 +58,17 @@ def main(argv: list[str] | None = None) -> int:
     engine = engine_rate(config, policy, args.batch, args.repeats)
     ref = referee_rate(config, policy, args.referee_deals, 3)
     e, r = statistics.median(engine), statistics.median(ref)
-    print(f"Bianco Mano {args.players}p, {args.policy} policy, {platform.processor() or platform.machine()}"
-          f", Python {platform.python_version()}")
+    machine = platform.processor() or platform.machine()
+    print(f"Bianco Mano {args.players}p, {args.policy} policy, {machine}, "
+          f"Python {platform.python_version()}")
     print(f"engine  batch {args.batch:>7}: {e:>10,.0f} deals/s per core "
           f"(median of {args.repeats}; min {min(engine):,.0f}, max {max(engine):,.0f})")
     print(f"referee one at a time : {r:>10,.0f} deals/s per core (median of 3, "
           f"{args.referee_deals} deals)")
     print(f"engine / referee      : {e / r:>10.1f}x")
-    print(f"targets               : engine >= 300,000 deals/s: {'PASS' if e >= 300_000 else 'BELOW'}"
-          f"; >= 25x referee: {'PASS' if e / r >= 25 else 'BELOW'}")
+    verdict = {True: "PASS", False: "BELOW"}
+    print(f"targets               : engine >= 300,000 deals/s: {verdict[e >= 300_000]}"
+          f"; >= 25x referee: {verdict[e / r >= 25]}")
     return 0
 
 

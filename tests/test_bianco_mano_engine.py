@@ -233,7 +233,7 @@ def test_bad_config_values_are_rejected():
 
 
 def test_bad_policy_parameters_are_named():
-    with pytest.raises(ValueError, match=r"HeuristicPolicy.take_threshold must be in \[0.0, 30.0\]"):
+    with pytest.raises(ValueError, match=r"Policy.take_threshold must be in \[0.0, 30.0\]"):
         HeuristicPolicy(take_threshold=31)
     with pytest.raises(ValueError, match="RandomPolicy.take_probability must be in"):
         RandomPolicy(take_probability=-0.1)
@@ -287,3 +287,16 @@ def test_per_seat_policies_dispatch_to_their_seats():
                                                 HeuristicPolicy()], 4_000, seed=2)
     takers = batch.table["taker"].to_numpy()
     assert not (takers == 0).any() and (takers == 1).any()
+
+
+def test_bm11_bonus_turns_near_misses_into_made_in_the_engine():
+    """The rule text's case on engine deals: 40..44 card points + 5 announced is made,
+    the same points unannounced fail (BM-10, BM-11)."""
+    config = BiancoManoConfig(n_players=4, bianco_mano=True)
+    t = simulate_deals(config, HeuristicPolicy(), 30_000, seed=12).table
+    near = t.filter(pl.col("side_points").is_between(40, 44))
+    announced = near.filter(pl.col("bonus_announced"))
+    assert announced.height >= 10
+    assert (announced["outcome"] == "made").all()
+    assert (near.filter(~pl.col("bonus_announced"))["outcome"] == "failed").all()
+    assert (t.filter(pl.col("bonus_announced"))["bonus_eligible"]).all()

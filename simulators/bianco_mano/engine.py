@@ -345,8 +345,8 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
     if n == 4:  # BM-5: the taker gets 2 cards, the others 3
         for j in range(n):
             s = start + 3 * j
-            hands[:, j] |= np.select([j < taker_pos, j == taker_pos],
-                                     [packet(s, min(s + 3, 32)), packet(s, s + 2)], packet(s - 1, s + 2))
+            before, at, after = packet(s, min(s + 3, 32)), packet(s, s + 2), packet(s - 1, s + 2)
+            hands[:, j] |= np.select([j < taker_pos, j == taker_pos], [before, at], after)
     else:  # BM-4, BM-6: equal packets, the last card face down to the taker
         size = R.SECOND_PACKET[n]
         for j in range(n):
@@ -422,6 +422,7 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
                 partner_in_order = order == partner[:, None]
                 side_in_order |= partner_in_order
         table = np.zeros(m, dtype=U32)
+        has_dom = winner_side = win_pos = None  # set by the leader's card (k == 0)
         for k in range(n):
             seat = order[:, k]
             hand = in_hand[:, k]

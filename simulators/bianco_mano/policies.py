@@ -44,7 +44,7 @@ class RandomPolicy(Policy):
     announce_probability: float = param(0.5, low=0.0, high=1.0,
                                         doc="probability of announcing an eligible bonus")
     large_first_probability: float = param(0.5, low=0.0, high=1.0,
-                                           doc="probability the dealer deals the large packet first")
+                                           doc="chance the dealer deals the large packet first")
 
     def first_packet(self, obs):
         """Large or small packet first, at random."""
@@ -138,9 +138,9 @@ class HeuristicPolicy(Policy):
     espion_keep_mammas: bool = param(True, doc="never put a side Mamma in the espion")
     announce_bonus: bool = param(True, doc="announce Bianco Mano whenever eligible")
     lead_trump_min: int = param(3, low=0, high=9,
-                                doc="dominant cards held to lead them on the taker's side (9: never)")
+                                doc="dominant cards held to lead them, taker's side (9: never)")
     charge_partner: int = param(1, low=0, high=2,
-                                doc="give points to a winning partner: 0 never, 1 when last, 2 always")
+                                doc="feed a winning partner points: 0 never, 1 if last, 2 always")
 
     def __post_init__(self) -> None:
         super().__post_init__()
