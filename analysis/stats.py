@@ -48,3 +48,42 @@ def mean(values, confidence: float = 0.95) -> Estimate:
                         float("inf"), int(x.size))
     half = stats.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
     return Estimate(float(x.mean()), float(x.mean() - half), float(x.mean() + half), int(x.size))
+
+
+def paired_difference(a, b, confidence: float = 0.95) -> Estimate:
+    """Mean of ``a - b`` over paired observations (the same deals), Student-t interval.
+
+    With common random numbers the pairs share their deal, so the variance of
+    the difference excludes the deal-to-deal luck both sides share.
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples must have the same shape, got {a.shape} and {b.shape}")
+    return mean(a - b, confidence)
+
+
+def unpaired_difference(a, b, confidence: float = 0.95) -> Estimate:
+    """Mean of ``a`` minus mean of ``b`` for independent samples, Welch interval."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = np.sqrt(va + vb)
+    dof = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1)) if se > 0 else 1.0
+    half = stats.t.ppf(0.5 + confidence / 2, dof) * se
+    diff = a.mean() - b.mean()
+    return Estimate(float(diff), float(diff - half), float(diff + half), int(min(a.size, b.size)))
+
+
+def difference_pvalue(a, b, paired: bool = True) -> float:
+    """Two-sided p-value of 'no difference in means' (paired or Welch t-test)."""
+    if paired:
+        return float(stats.ttest_rel(a, b).pvalue)
+    return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
+
+
+def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:
+    """Multiple-comparison adjusted p-values: ``holm`` or ``fdr_bh`` (Benjamini-Hochberg)."""
+    from statsmodels.stats.multitest import multipletests
+
+    if method not in ("holm", "fdr_bh"):
+        raise ValueError(f"method must be 'holm' or 'fdr_bh', got {method!r}")
+    return multipletests(np.asarray(pvalues, dtype=float), method=method)[1]

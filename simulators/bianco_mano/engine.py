@@ -275,7 +275,7 @@ def play_batch(config: R.BiancoManoConfig, dispatch: _Dispatch, deck: np.ndarray
             slot = (rnd - 1) * n + j
             seat = seat_of_position[ask, j]
             obs = BidObs(hand1[ask, j], turned[ask], seat, dealer[ask], j, rnd, legal[ask], n,
-                         noise_at(1 + slot, ask))
+                         config.bianco_mano, noise_at(1 + slot, ask))
             action = dispatch("bid", obs, seat, I8)
             ok = (action >= 0) & (action <= R.PASS)
             ok &= ((legal[ask] >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1

@@ -46,6 +46,7 @@ class BidObs(NamedTuple):
     ``hand`` holds the first distribution only; ``legal`` is a uint8 mask over
     the five bid actions (bit f: take naming family f, bit 4: pass).
     ``position`` counts from the dealer's left (0) to the dealer (n-1).
+    ``bianco_mano`` tells whether the BM-11 bonus is played at this table.
     """
 
     hand: np.ndarray
@@ -56,6 +57,7 @@ class BidObs(NamedTuple):
     round: int
     legal: np.ndarray
     n_players: int
+    bianco_mano: bool
     noise: np.ndarray | None
 
 

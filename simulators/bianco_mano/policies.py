@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulators.bianco_mano import rules as R
-from simulators.bianco_mano.engine import FAMILY_MASK, STRONGER
+from simulators.bianco_mano.engine import BONUS_MASK, FAMILY_MASK, STRONGER
 from simulators.core import bits
 from simulators.core.params import Policy, param
 
@@ -137,6 +137,8 @@ class HeuristicPolicy(Policy):
     large_first: bool = param(True, doc="dealer deals the large packet first")
     espion_keep_mammas: bool = param(True, doc="never put a side Mamma in the espion")
     announce_bonus: bool = param(True, doc="announce Bianco Mano whenever eligible")
+    bonus_discount: float = param(0.0, low=0.0, high=30.0,
+                                  doc="threshold cut when holding both BM-11 bonus cards")
     lead_trump_min: int = param(3, low=0, high=9,
                                 doc="dominant cards held to lead them, taker's side (9: never)")
     charge_partner: int = param(1, low=0, high=2,
@@ -158,17 +160,26 @@ class HeuristicPolicy(Policy):
         side_mammas = bits.popcount(hand & MAMMAS & ~FAMILY_MASK[family])
         return (trumps + self.side_mamma_value * side_mammas) / bits.popcount(hand)
 
+    def _bonus_credit(self, obs, hand, family) -> np.ndarray | float:
+        """Threshold reduction where both BM-11 bonus cards of ``family`` are held."""
+        if not (obs.bianco_mano and self.bonus_discount):
+            return 0.0
+        both = (hand & BONUS_MASK[family]) == BONUS_MASK[family]
+        return np.where(both, self.bonus_discount, 0.0)
+
     def bid(self, obs):
         """Take the turned family, or in round 2 the best other one, above a threshold."""
         turned_family = (obs.turned_card & 3).astype(I8)
         hand = obs.hand | bits.card_bits(obs.turned_card)  # the taker receives it (BM-7)
         if obs.round == 1:
-            take = self.bid_score(hand, turned_family) >= self.take_threshold
-            return np.where(take, turned_family, R.PASS).astype(I8)
+            score = self.bid_score(hand, turned_family) + self._bonus_credit(obs, hand,
+                                                                             turned_family)
+            return np.where(score >= self.take_threshold, turned_family, R.PASS).astype(I8)
         best_family = np.full(len(hand), R.PASS, dtype=I8)
         best_score = np.full(len(hand), -1.0)
         for family in range(R.N_FAMILIES):
-            score = np.where(turned_family == family, -1.0, self.bid_score(hand, family))
+            score = self.bid_score(hand, family) + self._bonus_credit(obs, hand, family)
+            score = np.where(turned_family == family, -1.0, score)
             better = score > best_score
             best_family = np.where(better, I8(family), best_family)
             best_score = np.where(better, score, best_score)

@@ -1,0 +1,73 @@
+"""The games the analysis layer knows, each behind one small adapter.
+
+An adapter says how to build a game's config and policies from plain values
+and how to play one chunk of units (deals or games) into tidy tables. Adding
+a game means adding one adapter here; the runner, statistics and CLI are
+shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+
+@dataclass(frozen=True)
+class GameAdapter:
+    """How the analysis layer drives one game.
+
+    ``play(config, policies, unit, first, count, seed)`` plays units
+    ``first .. first + count - 1`` and returns named tables whose rows carry
+    the unit id (``deal_id`` or ``game_id``).
+    """
+
+    name: str
+    make_config: Callable[..., Any]
+    make_policy: Callable[..., Any]
+    policy_names: tuple[str, ...]
+    units: tuple[str, ...]
+    tables: Mapping[str, tuple[str, ...]]  # unit -> tables written per chunk
+    unit_id: Mapping[str, str]  # unit -> id column
+    play: Callable[..., dict[str, pl.DataFrame]]
+    n_players: Callable[[Any], int]
+
+
+def _bianco_mano_play(config, policies, unit: str, first: int, count: int, seed: int):
+    from simulators.bianco_mano import simulate_deals, simulate_games
+
+    if unit == "deals":
+        return {"deals": simulate_deals(config, policies, count, seed, first_deal=first).table}
+    batch = simulate_games(config, policies, count, seed, first_game=first)
+    return {"deals": batch.deals, "games": batch.games}
+
+
+def _bianco_mano() -> GameAdapter:
+    from simulators.bianco_mano import BiancoManoConfig, make_policy
+    from simulators.bianco_mano.policies import POLICIES
+
+    return GameAdapter(
+        name="bianco-mano",
+        make_config=BiancoManoConfig,
+        make_policy=make_policy,
+        policy_names=tuple(sorted(POLICIES)),
+        units=("deals", "games"),
+        tables={"deals": ("deals",), "games": ("deals", "games")},
+        unit_id={"deals": "deal_id", "games": "game_id"},
+        play=_bianco_mano_play,
+        n_players=lambda config: config.n_players,
+    )
+
+
+_FACTORIES: dict[str, Callable[[], GameAdapter]] = {"bianco-mano": _bianco_mano}
+GAME_NAMES = tuple(_FACTORIES)
+
+
+def game(name: str) -> GameAdapter:
+    """The adapter of a game by its command-line name."""
+    try:
+        return _FACTORIES[name]()
+    except KeyError:
+        raise ValueError(f"unknown game {name!r} (known: {', '.join(GAME_NAMES)})") from None

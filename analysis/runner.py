@@ -1,0 +1,326 @@
+"""Run an experiment in chunks, in parallel, streaming results to disk; resume after a crash.
+
+Layout of a run directory::
+
+    manifest.json             experiment, seed entropy, chunking, version, git commit, timings
+    deals/part-000000.parquet one file per finished chunk and table (unit ids k*chunk_size…)
+    games/part-000000.parquet (whole-game runs only)
+
+Chunk ``k`` plays units ``k * chunk_size`` up to the next chunk. Every unit
+draws its random numbers from its own ``SeedSequence`` child (see
+``simulators.core.rng``), so the tables do not depend on the chunk size, the
+order chunks finish in, or ``n_jobs``. A chunk's files appear by atomic
+rename only once complete; a run killed at any moment and started again
+with the same command keeps the finished chunks and plays only the others,
+so the final table is identical to an uninterrupted run. Workers return
+their tables to this process, which writes them: the same code runs on a
+local process pool (joblib's ``loky``) or on a Dask cluster
+(``backend="dask"``), and memory stays bounded by a few chunks in flight.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from joblib import Parallel, delayed, parallel_config
+
+from analysis.experiment import Experiment
+from analysis.games import game as game_adapter
+from simulators.core.rng import root_entropy
+
+DEFAULT_CHUNK = {"deals": 50_000, "games": 5_000}
+MANIFEST = "manifest.json"
+BACKENDS = ("loky", "threading", "dask")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A run directory and its manifest; tables are read lazily from the parts."""
+
+    path: Path
+    manifest: dict[str, Any]
+
+    @property
+    def experiment(self) -> Experiment:
+        """The experiment this run played."""
+        return Experiment.from_dict(self.manifest["experiment"])
+
+    def parts(self, table: str = "deals") -> list[Path]:
+        """Finished part files of one table, in chunk order."""
+        return sorted((self.path / table).glob("part-*.parquet"))
+
+    def scan(self, table: str = "deals") -> pl.LazyFrame:
+        """Lazy concatenation of a table's parts, in unit order."""
+        parts = self.parts(table)
+        if not parts:
+            raise ValueError(f"run {str(self.path)!r} has no finished {table!r} chunks")
+        return pl.scan_parquet(parts)
+
+    def table(self, table: str = "deals") -> pl.DataFrame:
+        """A whole table in memory."""
+        return self.scan(table).collect()
+
+
+def load(path: str | Path) -> RunResult:
+    """Open an existing run directory."""
+    path = Path(path)
+    try:
+        manifest = json.loads((path / MANIFEST).read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{str(path)!r} is not a tapisvert run directory (no {MANIFEST})") from None
+    return RunResult(path, manifest)
+
+
+def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _write_manifest(path: Path, manifest: dict[str, Any]) -> None:
+    _atomic_write(path / MANIFEST,
+                  lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2) + "\n"))
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
+                             capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tapisvert")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _play_chunk(experiment: dict[str, Any], chunk: int, first: int, count: int):
+    """Worker: play one chunk; returns (chunk, tables, seconds)."""
+    exp = Experiment.from_dict(experiment)
+    adapter = game_adapter(exp.game)
+    start = time.perf_counter()
+    tables = adapter.play(exp.config(), exp.build_policies(), exp.unit, first, count, exp.seed)
+    return chunk, tables, time.perf_counter() - start
+
+
+@dataclass
+class _Plan:
+    """Chunking of a run and which chunks are already on disk."""
+
+    path: Path
+    experiment: Experiment
+    chunk_size: int
+    tables: tuple[str, ...]
+    manifest: dict[str, Any]
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.experiment.size // self.chunk_size)
+
+    def bounds(self, chunk: int) -> tuple[int, int]:
+        first = chunk * self.chunk_size
+        return first, min(self.chunk_size, self.experiment.size - first)
+
+    def part(self, table: str, chunk: int) -> Path:
+        return self.path / table / f"part-{chunk:06d}.parquet"
+
+    def done(self, chunk: int) -> bool:
+        return all(self.part(t, chunk).exists() for t in self.tables)
+
+    def save(self, chunk: int, tables: dict[str, pl.DataFrame]) -> None:
+        for name in self.tables:  # a chunk counts as done only once all its tables exist
+            _atomic_write(self.part(name, chunk), tables[name].write_parquet)
+
+
+def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _Plan:
+    """Create or reopen a run directory; refuse one that holds another experiment."""
+    adapter = game_adapter(experiment.game)
+    tables = adapter.tables[experiment.unit]
+    wanted = experiment.to_dict()
+    manifest_path = out_dir / MANIFEST
+    if manifest_path.exists():
+        manifest = json.loads(manifest_path.read_text())
+        if json.dumps(manifest["experiment"], sort_keys=True) != json.dumps(wanted, sort_keys=True):
+            raise ValueError(f"{str(out_dir)!r} holds a different experiment; use another "
+                             "directory or delete it")
+        if chunk_size is not None and chunk_size != manifest["chunk_size"]:
+            raise ValueError(f"chunk_size {chunk_size} differs from the run in {str(out_dir)!r} "
+                             f"({manifest['chunk_size']}); omit it to resume")
+        return _Plan(out_dir, experiment, manifest["chunk_size"], tables, manifest)
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise ValueError(f"{str(out_dir)!r} exists and is not an empty directory or a run")
+    chunk_size = DEFAULT_CHUNK[experiment.unit] if chunk_size is None else chunk_size
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if not out_dir.parent.is_dir():
+        raise ValueError(f"parent directory does not exist: {str(out_dir.parent)!r}")
+    out_dir.mkdir(exist_ok=True)
+    for table in tables:
+        (out_dir / table).mkdir(exist_ok=True)
+    manifest = {
+        "experiment": wanted,
+        "seed_entropy": root_entropy(experiment.seed),
+        "chunk_size": chunk_size,
+        "n_chunks": -(-experiment.size // chunk_size),
+        "tables": list(tables),
+        "package_version": _package_version(),
+        "git_commit": _git_commit(),
+        "python": sys.version.split()[0],
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "sessions": [],
+        "complete": False,
+    }
+    _write_manifest(out_dir, manifest)
+    return _Plan(out_dir, experiment, chunk_size, tables, manifest)
+
+
+def _execute(plan: _Plan, chunks: Iterable[int], n_jobs: int, backend: str,
+             on_chunk: Callable[[int], None]) -> tuple[int, float]:
+    """Play the given chunks in parallel and write each as it finishes."""
+    exp = plan.experiment.to_dict()
+    tasks = [delayed(_play_chunk)(exp, c, *plan.bounds(c)) for c in chunks]
+    if not tasks:
+        return 0, 0.0
+    busy = 0.0
+    with parallel_config(backend=backend, n_jobs=n_jobs):
+        for chunk, tables, seconds in Parallel(return_as="generator_unordered")(tasks):
+            plan.save(chunk, tables)
+            busy += seconds
+            on_chunk(chunk)
+    return len(tasks), busy
+
+
+def _progress_bar(plan: _Plan, progress: bool | None):
+    from tqdm.auto import tqdm
+
+    done = sum(plan.bounds(c)[1] for c in range(plan.n_chunks) if plan.done(c))
+    enabled = sys.stderr.isatty() if progress is None else progress
+    return tqdm(total=plan.experiment.size, initial=done, unit=plan.experiment.unit[:-1],
+                unit_scale=True, disable=not enabled, desc=plan.experiment.game, file=sys.stderr)
+
+
+class _Backend:
+    """Context for a joblib backend; for Dask, connects a client to ``scheduler``."""
+
+    def __init__(self, backend: str, scheduler: str | None):
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+        self.backend, self.scheduler, self.client = backend, scheduler, None
+
+    def __enter__(self) -> str:
+        if self.backend == "dask":
+            try:
+                from distributed import Client, get_client
+            except ImportError:
+                raise ValueError("backend 'dask' needs the dask extra: "
+                                 "pip install 'tapisvert[dask]'") from None
+            if self.scheduler:
+                self.client = Client(self.scheduler)
+            else:
+                try:
+                    get_client()
+                except ValueError:
+                    raise ValueError("backend 'dask' needs a scheduler address or a running "
+                                     "distributed.Client") from None
+        return self.backend
+
+    def __exit__(self, *exc) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+def run(experiment: Experiment, out_dir: str | Path, *, n_jobs: int = 1,
+        chunk_size: int | None = None, backend: str = "loky", scheduler: str | None = None,
+        progress: bool | None = None) -> RunResult:
+    """Play an experiment into ``out_dir``, resuming whatever is already there.
+
+    Parameters
+    ----------
+    n_jobs : worker processes (joblib semantics: -1 = all cores).
+    chunk_size : units per chunk (default 50,000 deals or 5,000 games); fixed
+        by the first call on a directory.
+    backend : ``"loky"`` (local processes, default), ``"threading"`` or
+        ``"dask"`` (``scheduler`` = a ``distributed`` scheduler address, or a
+        client already running in this process).
+    progress : show a progress bar (default: when stderr is a terminal).
+    """
+    out_dir = Path(out_dir)
+    plan = _prepare(experiment, out_dir, chunk_size)
+    pending = [c for c in range(plan.n_chunks) if not plan.done(c)]
+    start = time.perf_counter()
+    with _Backend(backend, scheduler) as name, _progress_bar(plan, progress) as bar:
+        ran, busy = _execute(plan, pending, n_jobs, name,
+                             lambda c: bar.update(plan.bounds(c)[1]))
+    return _finish(plan, ran, busy, time.perf_counter() - start, n_jobs, backend)
+
+
+def _finish(plan: _Plan, ran: int, busy: float, wall: float, n_jobs: int, backend: str,
+            **extra) -> RunResult:
+    manifest = dict(plan.manifest)
+    units = sum(plan.bounds(c)[1] for c in range(plan.n_chunks) if plan.done(c))
+    manifest["sessions"] = [*manifest.get("sessions", []), {
+        "finished": datetime.now(UTC).isoformat(timespec="seconds"), "chunks_run": ran,
+        "wall_seconds": round(wall, 3), "worker_seconds": round(busy, 3), "n_jobs": n_jobs,
+        "backend": backend,
+    }]
+    manifest["units_done"] = units
+    manifest["complete"] = all(plan.done(c) for c in range(plan.n_chunks))
+    manifest.update(extra)
+    _write_manifest(plan.path, manifest)
+    return RunResult(plan.path, manifest)
+
+
+def run_until(experiment: Experiment, out_dir: str | Path,
+              estimate: Callable[[RunResult], Any], half_width: float, *, n_jobs: int = 1,
+              chunk_size: int | None = None, backend: str = "loky",
+              scheduler: str | None = None, progress: bool | None = None) -> RunResult:
+    """Sequential mode: play chunks in order until ``estimate`` is precise enough.
+
+    ``experiment.size`` is the budget. After each wave of chunks (a prefix of
+    the chunk order, so the sample is the first units whatever ``n_jobs``),
+    ``estimate(result)`` must return an object with ``low`` and ``high``;
+    the run stops once ``(high - low) / 2 <= half_width`` or the budget is
+    spent. The manifest records the stopping point.
+    """
+    if not half_width > 0:
+        raise ValueError(f"half_width must be positive, got {half_width!r}")
+    out_dir = Path(out_dir)
+    plan = _prepare(experiment, out_dir, chunk_size)
+    wave = max(2, 2 * (os.cpu_count() or 1) if n_jobs == -1 else 2 * n_jobs)
+    start, ran, busy = time.perf_counter(), 0, 0.0
+    reached = None
+    with _Backend(backend, scheduler) as name, _progress_bar(plan, progress) as bar:
+        for first in range(0, plan.n_chunks, wave):
+            chunks = [c for c in range(first, min(first + wave, plan.n_chunks))
+                      if not plan.done(c)]
+            r, b = _execute(plan, chunks, n_jobs, name, lambda c: bar.update(plan.bounds(c)[1]))
+            ran, busy = ran + r, busy + b
+            result = estimate(RunResult(out_dir, plan.manifest))
+            if (result.high - result.low) / 2 <= half_width:
+                reached = min(first + wave, plan.n_chunks)
+                break
+    stop = {"stopped_after_chunks": reached, "target_half_width": half_width,
+            "precision_reached": reached is not None}
+    return _finish(plan, ran, busy, time.perf_counter() - start, n_jobs, backend, sequential=stop)
