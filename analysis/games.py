@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 
@@ -33,6 +34,8 @@ class GameAdapter:
     unit_id: Mapping[str, str]  # unit -> id column
     play: Callable[..., dict[str, pl.DataFrame]]
     n_players: Callable[[Any], int]
+    seat_scores: Callable[[dict[str, pl.DataFrame], str, int], np.ndarray]
+    rates: Callable[[pl.DataFrame | pl.LazyFrame], pl.DataFrame]
 
 
 def _bianco_mano_play(config, policies, unit: str, first: int, count: int, seed: int):
@@ -42,6 +45,16 @@ def _bianco_mano_play(config, policies, unit: str, first: int, count: int, seed:
         return {"deals": simulate_deals(config, policies, count, seed, first_deal=first).table}
     batch = simulate_games(config, policies, count, seed, first_game=first)
     return {"deals": batch.deals, "games": batch.games}
+
+
+def _bianco_mano_scores(tables: dict[str, pl.DataFrame], unit: str, n: int) -> np.ndarray:
+    """(units, seats) score changes per deal, or game scores per game, in unit order."""
+    if unit == "deals":
+        deals = tables["deals"]
+        return np.stack([deals[f"delta_{s}"].to_numpy() for s in range(n)], axis=1).astype(
+            np.int32)
+    games = tables["games"].sort(["game_id", "seat"])
+    return games["score"].to_numpy().reshape(-1, n).astype(np.int32)
 
 
 def _bianco_mano() -> GameAdapter:
@@ -58,7 +71,15 @@ def _bianco_mano() -> GameAdapter:
         unit_id={"deals": "deal_id", "games": "game_id"},
         play=_bianco_mano_play,
         n_players=lambda config: config.n_players,
+        seat_scores=_bianco_mano_scores,
+        rates=_bianco_mano_rates,
     )
+
+
+def _bianco_mano_rates(deals):
+    from analysis.summaries import bianco_mano_rates
+
+    return bianco_mano_rates(deals)
 
 
 _FACTORIES: dict[str, Callable[[], GameAdapter]] = {"bianco-mano": _bianco_mano}

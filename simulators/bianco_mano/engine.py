@@ -122,7 +122,7 @@ def _void_gather_order(n: int, first: int) -> np.ndarray:
     return np.array(order, dtype=np.intp)
 
 
-class _Dispatch:
+class Dispatch:
     """Routes each decision to the policy of the acting seat."""
 
     def __init__(self, policies, n_players: int):
@@ -210,13 +210,14 @@ class DealArrays(NamedTuple):
     next_deck: np.ndarray | None  # (N, 32) pre-cut deck of the next deal (BM-3)
 
 
-def play_batch(config: R.BiancoManoConfig, dispatch: _Dispatch, deck: np.ndarray, cut: np.ndarray,
+def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray, cut: np.ndarray,
                dealer: np.ndarray, noise: np.ndarray | None, units: np.ndarray,
-               gather: bool = False) -> DealArrays:
+               gather: bool = False, first_packet: int | None = None) -> DealArrays:
     """Play one deal per row from pre-cut decks; pure given its inputs.
 
     ``noise`` is (decisions, N) uniforms or None; ``units`` are the row ids
-    used in error messages; ``gather`` also builds each next deck (BM-3).
+    used in error messages; ``gather`` also builds each next deck (BM-3);
+    ``first_packet`` fixes the dealer's packet choice (constrained deals).
     """
     n = config.n_players
     n_rows = len(deck)
@@ -242,7 +243,11 @@ def play_batch(config: R.BiancoManoConfig, dispatch: _Dispatch, deck: np.ndarray
 
     # BM-4..BM-6: first distribution, packets one per player from the dealer's left
     choices = R.FIRST_PACKET_CHOICES[n]
-    if len(choices) == 1:
+    if first_packet is not None:
+        if first_packet not in choices:
+            raise ValueError(f"first_packet must be one of {choices}, got {first_packet!r}")
+        first = np.full(n_rows, first_packet, dtype=I8)
+    elif len(choices) == 1:
         first = np.full(n_rows, choices[0], dtype=I8)
     else:
         first = dispatch("first_packet", PacketObs(dealer, n, choices, noise_at(0)), dealer, I8)
@@ -668,7 +673,7 @@ def simulate_deals(config: R.BiancoManoConfig, policies, n_deals: int, seed: int
     n_deals = _check_count("n_deals", n_deals)
     first_deal = _check_count("first_deal", first_deal, low=0)
     entropy = rng.root_entropy(seed)
-    dispatch = _Dispatch(policies, config.n_players)
+    dispatch = Dispatch(policies, config.n_players)
     ids = np.arange(first_deal, first_deal + n_deals, dtype=np.int64)
     deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, _shuffles, 0)
     cut = rng.draw_per_unit(entropy, ids, STREAM_CUT, _cuts(config), 0)
@@ -692,7 +697,7 @@ def simulate_games(config: R.BiancoManoConfig, policies, n_games: int, seed: int
     first_game = _check_count("first_game", first_game, low=0)
     entropy = rng.root_entropy(seed)
     n = config.n_players
-    dispatch = _Dispatch(policies, n)
+    dispatch = Dispatch(policies, n)
     max_deals = 20 * config.deals_per_game if max_deals is None else max_deals
     ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
     dealer_draw = rng.draw_per_unit(entropy, ids, STREAM_DEALER_DRAW, _shuffles)

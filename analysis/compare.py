@@ -1,0 +1,213 @@
+"""Which strategy is better, and is the difference real? Paired comparisons and sweeps.
+
+Both policies play the *same* deals: deal (or game) ``i`` of a seed has the
+same deck whatever the policies (common random numbers), so the comparison
+is paired unit by unit and its interval is much narrower than comparing two
+independent samples. The candidate policy sits at the ``seats`` under
+study, the ``baseline`` policy at the others; the score is the sum of those
+seats' score changes per deal (or game scores per game). Because the deal
+passes round the table, every seat meets every position.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+from joblib import Parallel, delayed
+
+from analysis import stats
+from analysis.experiment import Experiment, PolicySpec
+from analysis.games import game as game_adapter
+from analysis.runner import DEFAULT_CHUNK
+
+
+def seat_experiment(base: Experiment, candidate: PolicySpec | str, baseline: PolicySpec | str,
+                    seats: Sequence[int]) -> Experiment:
+    """``base`` with ``candidate`` at ``seats`` and ``baseline`` elsewhere."""
+    n = game_adapter(base.game).n_players(base.config())
+    seats = _check_seats(seats, n)
+    candidate, baseline = PolicySpec.parse(candidate), PolicySpec.parse(baseline)
+    return base.replace(policies=tuple(candidate if s in seats else baseline for s in range(n)))
+
+
+def _check_seats(seats: Sequence[int], n: int) -> tuple[int, ...]:
+    seats = tuple(sorted(set(int(s) for s in seats)))
+    if not seats or seats[0] < 0 or seats[-1] >= n:
+        raise ValueError(f"seats must be distinct seat numbers in 0..{n - 1}, got {seats}")
+    return seats
+
+
+def _chunks(size: int, chunk_size: int) -> list[tuple[int, int]]:
+    return [(first, min(chunk_size, size - first)) for first in range(0, size, chunk_size)]
+
+
+def _focal_scores(experiments: Sequence[dict[str, Any]], seats: tuple[int, ...], first: int,
+                  count: int) -> tuple[int, list[np.ndarray], list[pl.DataFrame]]:
+    """Worker: play units first..first+count-1 under each experiment; focal scores and deal tables."""
+    scores, deals = [], []
+    for data in experiments:
+        exp = Experiment.from_dict(data)
+        adapter = game_adapter(exp.game)
+        config = exp.config()
+        tables = adapter.play(config, exp.build_policies(), exp.unit, first, count, exp.seed)
+        per_seat = adapter.seat_scores(tables, exp.unit, adapter.n_players(config))
+        scores.append(per_seat[:, list(seats)].sum(axis=1))
+        deals.append(tables["deals"])
+    return first, scores, deals
+
+
+def _progress(total: int, unit: str, progress: bool | None):
+    from tqdm.auto import tqdm
+
+    enabled = sys.stderr.isatty() if progress is None else progress
+    return tqdm(total=total, unit=unit, unit_scale=True, disable=not enabled, file=sys.stderr)
+
+
+def compare(base: Experiment, a: PolicySpec | str, b: PolicySpec | str,
+            baseline: PolicySpec | str | None = None, seats: Sequence[int] = (0,), *,
+            precision: float | None = None, confidence: float = 0.95, n_jobs: int = 1,
+            chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:
+    """Compare policy ``a`` with ``b`` at ``seats`` on the same units of ``base``.
+
+    ``base.size`` units at most; with ``precision`` (a half-width for the
+    paired difference, in points) the units are played in order, in waves,
+    until the paired interval is that narrow. Returns one row each for A, B,
+    the paired difference A - B and, for reference, the unpaired (Welch)
+    difference: ``row, policy, mean, low, high, n, p_value``.
+    """
+    baseline = PolicySpec.parse(baseline if baseline is not None else base.policies[0])
+    exp_a = seat_experiment(base, a, baseline, seats)
+    exp_b = seat_experiment(base, b, baseline, seats)
+    seats = _check_seats(seats, len(exp_a.policies))
+    chunk_size = chunk_size or DEFAULT_CHUNK[base.unit] // 5
+    chunks = _chunks(base.size, chunk_size)
+    wave = len(chunks) if precision is None else max(2, 2 * max(n_jobs, 1))
+    got: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    payload = [exp_a.to_dict(), exp_b.to_dict()]
+    with _progress(base.size, base.unit[:-1], progress) as bar:
+        for start in range(0, len(chunks), wave):
+            tasks = [delayed(_focal_scores)(payload, seats, f, c)
+                     for f, c in chunks[start:start + wave]]
+            for first, (sa, sb), _ in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                    tasks):
+                got[first] = (sa, sb)
+                bar.update(len(sa))
+            if precision is not None:
+                da, db = _stack(got)
+                diff = stats.paired_difference(da, db, confidence)
+                if (diff.high - diff.low) / 2 <= precision:
+                    break
+    score_a, score_b = _stack(got)
+    return comparison_table(score_a, score_b, PolicySpec.parse(a).label(),
+                            PolicySpec.parse(b).label(), confidence)
+
+
+def _stack(got: Mapping[int, tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    order = sorted(got)
+    return (np.concatenate([got[k][0] for k in order]),
+            np.concatenate([got[k][1] for k in order]))
+
+
+def comparison_table(score_a: np.ndarray, score_b: np.ndarray, label_a: str, label_b: str,
+                     confidence: float = 0.95) -> pl.DataFrame:
+    """Means of A and B, paired and unpaired differences, as one tidy table."""
+    ea, eb = stats.mean(score_a, confidence), stats.mean(score_b, confidence)
+    paired = stats.paired_difference(score_a, score_b, confidence)
+    unpaired = stats.unpaired_difference(score_a, score_b, confidence)
+    p_paired = stats.difference_pvalue(score_a, score_b, paired=True) if len(score_a) > 1 else 1.0
+    p_unpaired = stats.difference_pvalue(score_a, score_b, paired=False)
+    rows = [("A", label_a, ea, None), ("B", label_b, eb, None),
+            ("A - B paired", f"{label_a} - {label_b}", paired, p_paired),
+            ("A - B unpaired", f"{label_a} - {label_b}", unpaired, p_unpaired)]
+    return pl.DataFrame([{"row": r, "policy": lab, "mean": e.value, "low": e.low, "high": e.high,
+                          "n": e.n, "p_value": p} for r, lab, e, p in rows])
+
+
+def parameter_grid(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """Every combination of the grid's values, keys in sorted order (like scikit-learn's)."""
+    if not grid:
+        raise ValueError("the grid is empty")
+    for key, values in grid.items():
+        if isinstance(values, str) or not isinstance(values, Sequence) or not values:
+            raise ValueError(f"grid {key!r} needs a non-empty list of values")
+    keys = sorted(grid)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*(grid[k]
+                                                                                 for k in keys))]
+
+
+def _apply(base: Experiment, point: Mapping[str, Any], seats: tuple[int, ...] | None,
+           baseline: PolicySpec | None) -> Experiment:
+    """The experiment of one grid point: policy parameters or rule options changed."""
+    focal = base.policies[0]
+    known_params = set(game_adapter(base.game).make_policy(focal.name).parameters())
+    params, options = dict(focal.params), dict(base.options)
+    for key, value in point.items():
+        if key in known_params:
+            params[key] = value
+        else:
+            options[key] = value
+    candidate = PolicySpec(focal.name, params)
+    exp = base.replace(options=options, policies=(candidate,))
+    if seats is None:
+        return exp
+    return seat_experiment(exp, candidate, baseline or base.policies[0], seats)
+
+
+def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
+          seats: Sequence[int] | None = None, baseline: PolicySpec | str | None = None,
+          correction: str = "holm", confidence: float = 0.95, n_jobs: int = 1,
+          chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:
+    """Play ``base`` at every grid point on the same units; one tidy row per point.
+
+    Grid keys are parameters of ``base``'s (first) policy or rule options.
+    The swept policy plays every seat, or only ``seats`` (``baseline`` at the
+    others). Columns: ``param_*``, the game's rates with ``*_low``/``*_high``,
+    ``score`` (mean score of the swept seats per unit) with its interval,
+    ``diff_vs_first`` (paired, against the first grid point) with its
+    interval, ``p_value`` and ``p_adjusted`` (``holm`` or ``fdr_bh``).
+    """
+    points = parameter_grid(grid)
+    n = game_adapter(base.game).n_players(base.config())
+    focal_seats = tuple(range(n)) if seats is None else _check_seats(seats, n)
+    baseline = None if baseline is None else PolicySpec.parse(baseline)
+    experiments = [_apply(base, p, None if seats is None else focal_seats, baseline)
+                   for p in points]
+    payload = [e.to_dict() for e in experiments]
+    chunk_size = chunk_size or DEFAULT_CHUNK[base.unit] // 5
+    tasks = [delayed(_focal_scores)(payload, focal_seats, f, c)
+             for f, c in _chunks(base.size, chunk_size)]
+    scores: dict[int, list[np.ndarray]] = {}
+    deals: dict[int, list[pl.DataFrame]] = {}
+    with _progress(base.size * len(points), base.unit[:-1], progress) as bar:
+        for first, s, d in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks):
+            scores[first], deals[first] = s, d
+            bar.update(len(s[0]) * len(points))
+    order = sorted(scores)
+    adapter = game_adapter(base.game)
+    rows = []
+    first_scores = np.concatenate([scores[k][0] for k in order])
+    for i, point in enumerate(points):
+        point_scores = np.concatenate([scores[k][i] for k in order])
+        rates = adapter.rates(pl.concat([deals[k][i] for k in order]))
+        row: dict[str, Any] = {f"param_{k}": v for k, v in point.items()}
+        row["n"] = len(point_scores)
+        for r in rates.iter_rows(named=True):
+            row[r["metric"]], row[f"{r['metric']}_low"], row[f"{r['metric']}_high"] = (
+                r["value"], r["low"], r["high"])
+        score = stats.mean(point_scores, confidence)
+        row.update(score=score.value, score_low=score.low, score_high=score.high)
+        diff = stats.paired_difference(point_scores, first_scores, confidence)
+        row.update(diff_vs_first=diff.value, diff_low=diff.low, diff_high=diff.high)
+        same = np.array_equal(point_scores, first_scores)
+        row["p_value"] = 1.0 if same else stats.difference_pvalue(point_scores, first_scores)
+        rows.append(row)
+    table = pl.DataFrame(rows)
+    adjusted = np.ones(len(rows))
+    if len(rows) > 1:
+        adjusted[1:] = stats.adjust_pvalues(table["p_value"].to_numpy()[1:], correction)
+    return table.with_columns(pl.Series("p_adjusted", adjusted))
