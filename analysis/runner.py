@@ -168,6 +168,9 @@ def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _
         if chunk_size is not None and chunk_size != manifest["chunk_size"]:
             raise ValueError(f"chunk_size {chunk_size} differs from the run in {str(out_dir)!r} "
                              f"({manifest['chunk_size']}); omit it to resume")
+        for table in tables:  # a killed writer may have left a temporary file
+            for stale in (out_dir / table).glob(".part-*.tmp"):
+                stale.unlink()
         return _Plan(out_dir, experiment, manifest["chunk_size"], tables, manifest)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise ValueError(f"{str(out_dir)!r} exists and is not an empty directory or a run")

@@ -1,4 +1,4 @@
-"""The tapisvert command line: main job, output files, bad input (exit 2, nothing written)."""
+"""The tapisvert command line: each command, and bad input (exit 2, one line, nothing written)."""
 
 from __future__ import annotations
 
@@ -20,39 +20,94 @@ def test_simulate_prints_rates_with_intervals(capsys):
     assert "95% CI [" in out
 
 
-def test_simulate_writes_the_deal_table(tmp_path):
-    out = tmp_path / "deals.parquet"
-    assert main(["simulate", "bianco-mano", "--players", "3", "--games", "20", "--bonus",
-                 "--out", str(out)]) == 0
-    table = pl.read_parquet(out)
-    assert {"game_id", "deal_no", "outcome", "delta_2"} <= set(table.columns)
-    assert table.filter(pl.col("outcome") != "all_pass").height == 20 * 10
-    assert [p.name for p in tmp_path.iterdir()] == ["deals.parquet"]  # no temporary left
+def test_simulate_games_into_a_run_directory(tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["simulate", "bianco-mano", "--players", "3", "--games", "40",
+            "--option", "bianco_mano=true", "--out-dir", str(out), "--chunk-size", "15"]
+    assert main(argv) == 0
+    assert "40 games" in capsys.readouterr().out
+    games = pl.read_parquet(sorted((out / "games").glob("*.parquet")))
+    assert games.height == 40 * 3
+    deals = pl.read_parquet(sorted((out / "deals").glob("*.parquet")))
+    assert deals.filter(pl.col("outcome") != "all_pass").height == 40 * 10
+    assert main(argv) == 0  # rerun: everything already there, nothing replayed
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--players", "6"], "n_players must be 3, 4 or 5"),
-    (["--policy", "greedy"], "unknown Bianco Mano policy 'greedy'"),
-    (["--param", "take_threshold=99"], "take_threshold must be in [0.0, 30.0], got 99"),
-    (["--param", "treshold=1"], "has no parameter 'treshold'"),
-    (["--param", "oops"], "--param expects name=value"),
-    (["--deals", "0"], "n_deals must be a positive integer"),
-    (["--seed", "-3"], "seed must be a non-negative integer"),
-    (["--out", "table.xlsx"], "--out must end in .parquet or .csv"),
-    (["--out", "missing/dir/t.csv"], "--out directory does not exist"),
-])
+def test_simulate_from_a_toml_config(tmp_path, capsys):
+    config = tmp_path / "exp.toml"
+    config.write_text('game = "bianco-mano"\nsize = 2000\nseed = 4\n[options]\nn_players = 5\n'
+                      '[[policies]]\nname = "random"\n')
+    assert main(["simulate", "bianco-mano", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "2000 deals" in out and "'n_players': 5" in out and "random" in out
+
+
+def test_compare_and_sweep_and_odds_write_tables(tmp_path, capsys):
+    cmp_out = tmp_path / "compare.csv"
+    assert main(["compare", "bianco-mano", "--deals", "4000", "--a-param", "take_threshold=3",
+                 "--seats", "0,2", "--out", str(cmp_out)]) == 0
+    assert "A - B paired" in capsys.readouterr().out
+    assert pl.read_csv(cmp_out)["row"].to_list() == ["A", "B", "A - B paired", "A - B unpaired"]
+    sweep_out = tmp_path / "sweep.parquet"
+    assert main(["sweep", "bianco-mano", "--deals", "3000", "--grid", "take_threshold=3,5",
+                 "--grid", "bianco_mano=false,true", "--out", str(sweep_out)]) == 0
+    table = pl.read_parquet(sweep_out)
+    assert table.height == 4 and {"param_take_threshold", "param_bianco_mano",
+                                  "p_adjusted"} <= set(table.columns)
+    capsys.readouterr()
+    assert main(["odds", "bianco-mano", "--hand", "1R 2R 3B 8V 2J", "--turned", "4R",
+                 "--deals", "1000"]) == 0
+    assert "P(made)" in capsys.readouterr().out
+
+
+BAD = [
+    (["simulate", "bianco-mano", "--players", "6"], "n_players must be 3, 4 or 5"),
+    (["simulate", "bianco-mano", "--policy", "greedy"], "unknown Bianco Mano policy 'greedy'"),
+    (["simulate", "bianco-mano", "--param", "take_threshold=99"],
+     "take_threshold must be in [0.0, 30.0], got 99"),
+    (["simulate", "bianco-mano", "--param", "treshold=1"], "has no parameter 'treshold'"),
+    (["simulate", "bianco-mano", "--param", "oops"], "--param expects name=value"),
+    (["simulate", "bianco-mano", "--option", "bonus=true"], "unknown rule option"),
+    (["simulate", "bianco-mano", "--option", "shuffle_every_deal=true",
+      "--option", "gather=trick_order"], "gather has no effect with shuffle_every_deal"),
+    (["simulate", "bianco-mano", "--deals", "0"], "size must be a positive integer"),
+    (["simulate", "bianco-mano", "--seed", "-3"], "seed must be a non-negative integer"),
+    (["simulate", "bianco-mano", "--n-jobs", "0"], "--n-jobs must not be 0"),
+    (["simulate", "bianco-mano", "--precision", "-1"], "--precision must be positive"),
+    (["simulate", "bianco-mano", "--config", "missing.toml"], "config file not found"),
+    (["simulate", "bianco-mano", "--out-dir", "notes.txt"], "exists and is not a tapisvert run"),
+    (["compare", "bianco-mano", "--a-param", "take_threshold=3", "--seats", "0,x"],
+     "--seats expects seat numbers"),
+    (["compare", "bianco-mano", "--a-param", "take_threshold=3", "--seats", "4"],
+     "seats must be distinct seat numbers in 0..3"),
+    (["compare", "bianco-mano"], "policies A and B are identical"),
+    (["compare", "bianco-mano", "--a-param", "take_threshold=3", "--out", "t.xlsx"],
+     "--out must end in .parquet or .csv"),
+    (["sweep", "bianco-mano"], "sweep needs at least one --grid"),
+    (["sweep", "bianco-mano", "--grid", "take_threshold"], "--grid expects NAME=V1,V2"),
+    (["sweep", "bianco-mano", "--grid", "take_threshold=3,99"], "take_threshold must be in"),
+    (["odds", "bianco-mano", "--hand", "1R 2R", "--turned", "4R"], "holds 5 cards"),
+    (["odds", "bianco-mano", "--hand", "1R 2R 3B 8V 9J", "--turned", "4R"], "malformed card"),
+    (["odds", "bianco-mano", "--hand", "1R 2R 3B 8V 2J", "--turned", "4R", "--family", "X"],
+     "unknown family"),
+    (["report", "bianco-mano", "--scale", "0"], "--scale must be positive"),
+    (["report", "bianco-mano", "--out-dir", "notes.txt"], "is a file"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD, ids=[" ".join(a[2:])[:40] for a, _ in BAD])
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, monkeypatch, capsys,
                                                             argv, message):
     monkeypatch.chdir(tmp_path)
-    status = main(["simulate", "bianco-mano", "--deals", "100", *argv, "--out", "t.csv"]
-                  if "--out" not in argv else ["simulate", "bianco-mano", "--deals", "100", *argv])
+    (tmp_path / "notes.txt").write_text("mine")
+    status = main(argv)
     err = capsys.readouterr().err
     assert status == 2
     assert err.count("\n") == 1 and err.startswith("tapisvert: error: ") and message in err
-    assert list(tmp_path.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
-def test_console_script_usage_errors_exit_2():
+def test_usage_errors_from_argparse_exit_2():
     result = subprocess.run([sys.executable, "-m", "analysis.cli", "simulate", "poker"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "invalid choice: 'poker'" in result.stderr

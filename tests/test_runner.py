@@ -1,0 +1,143 @@
+"""Experiment runner: determinism across n_jobs and chunking, resume after SIGKILL, Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from analysis.experiment import Experiment, PolicySpec
+from analysis.runner import load, run, run_until
+from analysis.summaries import bianco_mano_rate
+
+DEALS = Experiment(options={"n_players": 4, "bianco_mano": True}, size=30_000, seed=11)
+GAMES = Experiment(options={"n_players": 5}, unit="games", size=300, seed=12,
+                   policies=(PolicySpec("random"),))
+
+
+@pytest.mark.parametrize("experiment, chunks", [(DEALS, (30_000, 7_000)), (GAMES, (300, 70))],
+                         ids=["deals", "games"])
+def test_identical_for_n_jobs_and_chunk_sizes(tmp_path, experiment, chunks):
+    one = run(experiment, tmp_path / "a", n_jobs=1, chunk_size=chunks[0], progress=False)
+    two = run(experiment, tmp_path / "b", n_jobs=2, chunk_size=chunks[1], progress=False)
+    for table in one.manifest["tables"]:
+        assert_frame_equal(one.table(table), two.table(table))
+    assert len(two.parts("deals")) == -(-experiment.size // chunks[1])
+    assert two.manifest["complete"] and two.manifest["units_done"] == experiment.size
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert manifest["experiment"] == experiment.to_dict()
+    assert manifest["seed_entropy"] == experiment.seed and manifest["package_version"]
+
+
+def test_run_directory_guards(tmp_path):
+    run(DEALS.replace(size=2_000), tmp_path / "r", chunk_size=1_000, progress=False)
+    with pytest.raises(ValueError, match="holds a different experiment"):
+        run(DEALS.replace(size=2_000, seed=1), tmp_path / "r", progress=False)
+    with pytest.raises(ValueError, match="chunk_size 500 differs"):
+        run(DEALS.replace(size=2_000), tmp_path / "r", chunk_size=500, progress=False)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="is not an empty directory or a run"):
+        run(DEALS, tmp_path / "other", progress=False)
+    with pytest.raises(ValueError, match="not a tapisvert run directory"):
+        load(tmp_path / "other")
+
+
+def _cli(out_dir, *extra):
+    return [sys.executable, "-m", "analysis.cli", "simulate", "bianco-mano", "--deals", "600000",
+            "--chunk-size", "20000", "--seed", "5", "--out-dir", str(out_dir), "--no-progress",
+            *extra]
+
+
+def test_resume_after_sigkill_keeps_chunks_and_matches_uninterrupted(tmp_path):
+    """A real subprocess killed with SIGKILL mid-run, then the same command again."""
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(_cli(out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while len(list((out / "deals").glob("part-*.parquet"))) < 3:
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() < deadline, "no chunk written in time"
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = sorted(p.name for p in (out / "deals").glob("part-*.parquet"))
+    assert 3 <= len(kept) < 30, "the kill should land mid-run"
+    done = subprocess.run(_cli(out), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    resumed = load(out)
+    assert resumed.manifest["complete"]
+    assert resumed.manifest["sessions"][-1]["chunks_run"] == 30 - len(kept)
+    assert not list((out / "deals").glob(".*.tmp"))
+    reference = run(Experiment(size=600_000, seed=5), tmp_path / "clean", chunk_size=20_000,
+                    n_jobs=2, progress=False)
+    assert_frame_equal(resumed.table(), reference.table())
+    assert resumed.table()["deal_id"].to_list() == list(range(600_000))
+
+
+def test_sequential_mode_stops_at_precision(tmp_path):
+    """Contract success within +-1 point: stops early, on a prefix of the deals."""
+    budget = Experiment(size=400_000, seed=3)
+    result = run_until(budget, tmp_path / "seq",
+                       lambda r: bianco_mano_rate(r.scan(), "contract_success"), 0.01,
+                       chunk_size=10_000, progress=False)
+    seq = result.manifest["sequential"]
+    assert seq["precision_reached"]
+    est = bianco_mano_rate(result.scan(), "contract_success")
+    assert (est.high - est.low) / 2 <= 0.01
+    n = result.manifest["units_done"]
+    assert n < 400_000 and result.table()["deal_id"].to_list() == list(range(n))
+    full = run(Experiment(size=n, seed=3), tmp_path / "fixed", chunk_size=n, progress=False)
+    assert_frame_equal(result.table(), full.table())
+
+
+def test_dask_backend_on_a_local_cluster_matches_local_run(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    experiment = DEALS.replace(size=20_000)
+    local = run(experiment, tmp_path / "local", chunk_size=5_000, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, processes=True) as cluster:
+        remote = run(experiment, tmp_path / "dask", chunk_size=4_000, backend="dask",
+                     scheduler=cluster.scheduler_address, progress=False)
+    assert remote.manifest["sessions"][-1]["backend"] == "dask"
+    assert_frame_equal(local.table(), remote.table())
+
+
+def test_experiment_toml_round_trip_and_errors(tmp_path):
+    path = tmp_path / "exp.toml"
+    path.write_text('game = "bianco-mano"\nunit = "games"\nsize = 50\nseed = 9\n'
+                    '[options]\nn_players = 3\nbianco_mano = true\n'
+                    '[[policies]]\nname = "heuristic"\nparams = { take_threshold = 4.5 }\n')
+    exp = Experiment.from_toml(path)
+    assert exp.config().n_players == 3 and exp.build_policies().take_threshold == 4.5
+    assert Experiment.from_dict(exp.to_dict()) == exp
+    for text, message in [
+        ('game = "poker"', "unknown game 'poker'"),
+        ('sise = 3', "unknown experiment key"),
+        ('[options]\nn_players = 7', "n_players must be 3, 4 or 5"),
+        ('[options]\nbonus = true', "unknown rule option"),
+        ('policies = [{name = "heuristic"}, {name = "random"}]', "give one policy or 4"),
+        ('[[policies]]\nname = "heuristic"\nparams = { x = 1 }', "has no parameter 'x'"),
+        ('unit = "rounds"', "unit must be one of"),
+        ('size = [', "is not valid TOML"),
+    ]:
+        path.write_text(text)
+        with pytest.raises(ValueError, match=message):
+            Experiment.from_toml(path)
+    with pytest.raises(ValueError, match="config file not found"):
+        Experiment.from_toml(tmp_path / "missing.toml")
+
+
+def test_summaries_stream_from_parts(tmp_path):
+    result = run(DEALS, tmp_path / "r", chunk_size=5_000, progress=False)
+    lazy = bianco_mano_rate(result.scan(), "take_rate")
+    eager = result.table()
+    assert lazy.n == 30_000
+    assert lazy.value == pytest.approx((eager["outcome"] != "all_pass").mean())
+    assert isinstance(result.scan(), pl.LazyFrame)
