@@ -182,8 +182,8 @@ def cmd_simulate(args: argparse.Namespace) -> str:
         lines += _rates_text(rates)
         if args.precision is not None:
             seq = result.manifest["sequential"]
-            lines.append(f"  sequential: {args.metric} ±{args.precision} pt "
-                         f"{'reached' if seq['precision_reached'] else 'NOT reached (budget spent)'}")
+            reached = "reached" if seq["precision_reached"] else "NOT reached (budget spent)"
+            lines.append(f"  sequential: {args.metric} ±{args.precision} pt {reached}")
         if args.out_dir is not None:
             lines.append(f"  run directory: {args.out_dir} (rerun the same command to resume)")
     return "\n".join(lines)

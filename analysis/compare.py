@@ -48,7 +48,7 @@ def _chunks(size: int, chunk_size: int) -> list[tuple[int, int]]:
 
 def _focal_scores(experiments: Sequence[dict[str, Any]], seats: tuple[int, ...], first: int,
                   count: int) -> tuple[int, list[np.ndarray], list[pl.DataFrame]]:
-    """Worker: play units first..first+count-1 under each experiment; focal scores and deal tables."""
+    """Worker: play one unit range under each experiment; focal scores and deal tables."""
     scores, deals = [], []
     for data in experiments:
         exp = Experiment.from_dict(data)

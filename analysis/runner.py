@@ -78,7 +78,8 @@ def load(path: str | Path) -> RunResult:
     try:
         manifest = json.loads((path / MANIFEST).read_text())
     except FileNotFoundError:
-        raise ValueError(f"{str(path)!r} is not a tapisvert run directory (no {MANIFEST})") from None
+        raise ValueError(f"{str(path)!r} is not a tapisvert run directory "
+                         f"(no {MANIFEST})") from None
     return RunResult(path, manifest)
 
 
