@@ -23,7 +23,7 @@ from joblib import Parallel, delayed
 from analysis import stats
 from analysis.experiment import Experiment, PolicySpec
 from analysis.games import game as game_adapter
-from analysis.runner import DEFAULT_CHUNK
+from analysis.runner import DEFAULT_CHUNK, local_parallel
 
 
 def seat_experiment(base: Experiment, candidate: PolicySpec | str, baseline: PolicySpec | str,
@@ -93,8 +93,9 @@ def compare(base: Experiment, a: PolicySpec | str, b: PolicySpec | str,
         for start in range(0, len(chunks), wave):
             tasks = [delayed(_focal_scores)(payload, seats, f, c)
                      for f, c in chunks[start:start + wave]]
-            for first, (sa, sb), _ in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    tasks):
+            with local_parallel(n_jobs):
+                results = list(Parallel(return_as="generator_unordered")(tasks))
+            for first, (sa, sb), _ in results:
                 got[first] = (sa, sb)
                 bar.update(len(sa))
             if precision is not None:
@@ -184,9 +185,10 @@ def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
     scores: dict[int, list[np.ndarray]] = {}
     deals: dict[int, list[pl.DataFrame]] = {}
     with _progress(base.size * len(points), base.unit[:-1], progress) as bar:
-        for first, s, d in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks):
-            scores[first], deals[first] = s, d
-            bar.update(len(s[0]) * len(points))
+        with local_parallel(n_jobs):
+            for first, s, d in Parallel(return_as="generator_unordered")(tasks):
+                scores[first], deals[first] = s, d
+                bar.update(len(s[0]) * len(points))
     order = sorted(scores)
     adapter = game_adapter(base.game)
     rows = []

@@ -117,12 +117,27 @@ def _package_version() -> str:
         return "unknown"
 
 
-def _play_chunk(experiment: dict[str, Any], chunk: int, first: int, count: int):
-    """Worker: play one chunk; returns (chunk, tables, seconds)."""
+def _play_chunk(experiment: dict[str, Any], chunk: int, first: int, count: int,
+                write_to: dict[str, str] | None = None):
+    """Worker: play one chunk; returns (chunk, tables or temporary files, seconds).
+
+    With ``write_to`` (table -> part path, on a disk this worker shares with
+    the parent) each table is written next to its final name and the paths
+    of the temporary files are returned; the parent only renames them.
+    """
     exp = Experiment.from_dict(experiment)
     adapter = game_adapter(exp.game)
     start = time.perf_counter()
     tables = adapter.play(exp.config(), exp.build_policies(), exp.unit, first, count, exp.seed)
+    if write_to is not None:
+        written = {}
+        for name, final in write_to.items():
+            fd, tmp = tempfile.mkstemp(dir=Path(final).parent, prefix=f".{Path(final).name}.",
+                                       suffix=".tmp")
+            os.close(fd)
+            tables[name].write_parquet(tmp)
+            written[name] = tmp
+        tables = written
     return chunk, tables, time.perf_counter() - start
 
 
@@ -150,9 +165,13 @@ class _Plan:
     def done(self, chunk: int) -> bool:
         return all(self.part(t, chunk).exists() for t in self.tables)
 
-    def save(self, chunk: int, tables: dict[str, pl.DataFrame]) -> None:
+    def save(self, chunk: int, tables: dict[str, pl.DataFrame | str]) -> None:
         for name in self.tables:  # a chunk counts as done only once all its tables exist
-            _atomic_write(self.part(name, chunk), tables[name].write_parquet)
+            table = tables[name]
+            if isinstance(table, str):  # written by the worker: just move it into place
+                os.replace(table, self.part(name, chunk))
+            else:
+                _atomic_write(self.part(name, chunk), table.write_parquet)
 
 
 def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _Plan:
@@ -204,7 +223,12 @@ def _execute(plan: _Plan, chunks: Iterable[int], n_jobs: int, backend: str,
              on_chunk: Callable[[int], None]) -> tuple[int, float]:
     """Play the given chunks in parallel and write each as it finishes."""
     exp = plan.experiment.to_dict()
-    tasks = [delayed(_play_chunk)(exp, c, *plan.bounds(c)) for c in chunks]
+    local = backend != "dask"  # remote workers may not see this disk: ship the tables back
+
+    def targets(c):
+        return {t: str(plan.part(t, c)) for t in plan.tables} if local else None
+
+    tasks = [delayed(_play_chunk)(exp, c, *plan.bounds(c), targets(c)) for c in chunks]
     if not tasks:
         return 0, 0.0
     busy = 0.0
@@ -225,6 +249,24 @@ def _progress_bar(plan: _Plan, progress: bool | None):
                 unit_scale=True, disable=not enabled, desc=plan.experiment.game, file=sys.stderr)
 
 
+def _register_loky_backend() -> str:
+    """joblib's loky backend, also capping polars' thread pool in each worker.
+
+    joblib gives every worker ``cores // n_jobs`` threads for OpenMP and BLAS
+    through environment variables; polars (which writes the Parquet parts)
+    reads its own, so without this two workers on two cores oversubscribe
+    them (measured: 1.61x instead of 1.88x for n_jobs=2, bench/runner.py).
+    """
+    from joblib import register_parallel_backend
+    from joblib._parallel_backends import LokyBackend
+
+    class PolarsAwareLokyBackend(LokyBackend):
+        MAX_NUM_THREADS_VARS = [*LokyBackend.MAX_NUM_THREADS_VARS, "POLARS_MAX_THREADS"]
+
+    register_parallel_backend("tapisvert-loky", PolarsAwareLokyBackend)
+    return "tapisvert-loky"
+
+
 class _Backend:
     """Context for a joblib backend; for Dask, connects a client to ``scheduler``."""
 
@@ -234,6 +276,8 @@ class _Backend:
         self.backend, self.scheduler, self.client = backend, scheduler, None
 
     def __enter__(self) -> str:
+        if self.backend == "loky":
+            return _register_loky_backend()
         if self.backend == "dask":
             try:
                 from distributed import Client, get_client
@@ -253,6 +297,11 @@ class _Backend:
     def __exit__(self, *exc) -> None:
         if self.client is not None:
             self.client.close()
+
+
+def local_parallel(n_jobs: int):
+    """joblib configuration for local process pools (the runner's default backend)."""
+    return parallel_config(backend=_register_loky_backend(), n_jobs=n_jobs)
 
 
 def run(experiment: Experiment, out_dir: str | Path, *, n_jobs: int = 1,

@@ -1,0 +1,155 @@
+"""The Bianco Mano report: a self-contained HTML file, its Markdown twin, atomic writes,
+and one of its numbers recomputed from the engine directly."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import matplotlib.image as mpimg
+import polars as pl
+import pytest
+
+from analysis.report import FIGURE_DIR, build_bianco_mano_report, report_sizes
+from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
+
+SCALE = 0.02
+SEED = 7
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+RESCUED = re.compile(r"the bonus turned ([\d,]+) failures into successes")
+
+
+class ReportParser(HTMLParser):
+    """Collects every <img src> and the text of each <section>."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.images: list[str | None] = []
+        self.sections: list[str] = []
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.images.append(dict(attrs).get("src"))
+        if tag == "section":
+            if self._depth == 0:
+                self.sections.append("")
+            self._depth += 1
+
+    def handle_endtag(self, tag):
+        if tag == "section":
+            self._depth -= 1
+
+    def handle_data(self, data):
+        if self._depth:
+            self.sections[-1] += data
+
+
+def _listing(path: Path) -> dict[str, bytes | None]:
+    return {str(p.relative_to(path)): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(path.rglob("*"))}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    messages: list[str] = []
+    paths = build_bianco_mano_report(out, scale=SCALE, seed=SEED, progress=messages.append)
+    text = paths["html"].read_text(encoding="utf-8")
+    parser = ReportParser()
+    parser.feed(text)
+    parser.close()
+    return {"out": out, "paths": paths, "messages": messages, "html": text, "parser": parser,
+            "markdown": paths["markdown"].read_text(encoding="utf-8")}
+
+
+def test_both_files_written_and_progress_reported(report):
+    out, paths = report["out"], report["paths"]
+    assert paths == {"html": out / "bianco_mano.html", "markdown": out / "bianco_mano.md"}
+    assert paths["html"].is_file() and paths["markdown"].is_file()
+    assert len(report["messages"]) >= 6
+    assert not [p for p in out.rglob("*") if p.name.startswith(".")], "temporary files left"
+
+
+def test_html_figures_are_embedded_valid_pngs(report):
+    images = report["parser"].images
+    assert len(images) >= 5
+    for src in images:
+        assert src is not None and src.startswith("data:image/png;base64,")
+        data = base64.b64decode(src.removeprefix("data:image/png;base64,"), validate=True)
+        assert data[:8] == PNG_SIGNATURE
+        pixels = mpimg.imread(io.BytesIO(data))
+        assert pixels.shape[0] > 0 and pixels.shape[1] > 0
+
+
+def test_html_has_no_external_reference(report):
+    text = report["html"].lower()
+    for needle in ("http://", "https://", 'src="//', 'href="//', "src='//", "href='//",
+                   "<script", "@import", "url("):
+        assert needle not in text, needle
+
+
+def test_every_section_states_its_sample_size(report):
+    sections = report["parser"].sections
+    assert len(sections) == 6
+    for text in sections:
+        assert "n=" in text, text[:80]
+
+
+def test_markdown_images_exist(report):
+    links = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", report["markdown"])
+    assert len(links) >= 5
+    for link in links:
+        assert link.startswith(FIGURE_DIR + "/") and "://" not in link
+        target = report["out"] / link
+        assert target.is_file(), link
+        assert target.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_bonus_rescues_match_a_direct_recount(report):
+    """Section e's count of failures turned into successes, recomputed from two tables."""
+    found = {RESCUED.search(report["html"]), RESCUED.search(report["markdown"])}
+    assert None not in found
+    counts = {int(m.group(1).replace(",", "")) for m in found}
+    assert len(counts) == 1
+    n = report_sizes(SCALE).deals
+    off = simulate_deals(BiancoManoConfig(n_players=4), HeuristicPolicy(), n, SEED).table
+    on = simulate_deals(BiancoManoConfig(n_players=4, bianco_mano=True),
+                        HeuristicPolicy(bonus_discount=0.0), n, SEED).table
+    rescued = ((off["outcome"] == "failed")
+               & on["outcome"].cast(pl.String).is_in(["made", "capo"])).sum()
+    assert rescued > 0
+    assert counts == {rescued}
+
+
+def test_out_dir_that_is_a_file_raises_and_writes_nothing(tmp_path):
+    blocker = tmp_path / "not_a_dir"
+    blocker.write_text("keep me")
+    before = _listing(tmp_path)
+    with pytest.raises(OSError):
+        build_bianco_mano_report(blocker, scale=SCALE, seed=SEED)
+    with pytest.raises(OSError):
+        build_bianco_mano_report(blocker / "sub", scale=SCALE, seed=SEED)
+    assert _listing(tmp_path) == before
+
+
+def test_failure_while_writing_leaves_nothing_new(tmp_path):
+    """A file where the figures directory should go: the write fails after all the work,
+    and neither report file nor any temporary file appears."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / FIGURE_DIR).write_text("in the way")
+    before = _listing(tmp_path)
+    with pytest.raises(OSError):
+        build_bianco_mano_report(out, scale=0.002, seed=SEED)
+    assert _listing(tmp_path) == before
+
+
+def test_bad_scale_is_rejected_before_any_work(tmp_path):
+    for scale in (0, -1.0, float("nan"), True):
+        with pytest.raises(ValueError, match="scale"):
+            build_bianco_mano_report(tmp_path / "out", scale=scale)
+    assert not (tmp_path / "out").exists()
