@@ -1105,6 +1105,7 @@ h1 { font-size: 1.7rem; margin-bottom: .3rem; }
 h2 { font-size: 1.25rem; margin-top: 0; padding-top: 1rem; }
 section { border-top: 1px solid #ccc; margin-top: 2rem; }
 table { border-collapse: collapse; font-size: .82rem; margin: .8rem 0; }
+.scroll { overflow-x: auto; }
 caption { caption-side: top; text-align: left; font-size: .85rem; color: #444;
           padding-bottom: .3rem; }
 th, td { border: 1px solid #d4d4d4; padding: .2rem .5rem; text-align: right;
@@ -1131,7 +1132,8 @@ def html_table(frame: pl.DataFrame, caption: str = "", css_class: str = "") -> s
     body = "".join("<tr>" + "".join(f"<td>{_esc(v)}</td>" for v in row) + "</tr>\n"
                    for row in frame.iter_rows())
     cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    return f"<table{cls}>{cap}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody></table>"
+    return (f'<div class="scroll"><table{cls}>{cap}<thead><tr>{head}</tr></thead>\n'
+            f"<tbody>\n{body}</tbody></table></div>")
 
 
 def markdown_table(frame: pl.DataFrame) -> str:
