@@ -19,7 +19,6 @@ the same seed play the same deals (common random numbers).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -36,6 +35,8 @@ from simulators.bianco_mano.observations import (
     PlayObs,
 )
 from simulators.core import bits, rng
+from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
+from simulators.core.dispatch import SeatDispatch, reject
 
 U32 = np.uint32
 I8 = np.int8
@@ -60,10 +61,6 @@ ROTATIONS = {n: (np.arange(n)[:, None] + np.arange(n)) % n for n in R.PLAYER_COU
 
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
 POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
-
-
-class IllegalAction(ValueError):
-    """A policy returned an action the rules forbid."""
 
 
 def mask_points(mask: np.ndarray, dominant: np.ndarray) -> np.ndarray:
@@ -122,61 +119,12 @@ def _void_gather_order(n: int, first: int) -> np.ndarray:
     return np.array(order, dtype=np.intp)
 
 
-class Dispatch:
-    """Routes each decision to the policy of the acting seat."""
+class Dispatch(SeatDispatch):
+    """Routes each Bianco Mano decision to the policy of the acting seat."""
 
     def __init__(self, policies, n_players: int):
-        if isinstance(policies, Sequence) and not isinstance(policies, str):
-            per_seat = tuple(policies)
-            if len(per_seat) != n_players:
-                raise ValueError(f"policies: expected one policy or {n_players} (one per seat), "
-                                 f"got {len(per_seat)}")
-        else:
-            per_seat = (policies,) * n_players
-        unique: list = []
-        for p in per_seat:
-            missing = [m for m in POLICY_METHODS if not callable(getattr(p, m, None))]
-            if missing:
-                raise ValueError(f"policies: {type(p).__name__} lacks the method(s) "
-                                 f"{', '.join(missing)} of a Bianco Mano policy")
-            if not any(p is q for q in unique):
-                unique.append(p)
-        self.per_seat = per_seat
-        self.unique = unique
-        self.index = np.array([next(i for i, q in enumerate(unique) if q is p) for p in per_seat],
-                              dtype=I8)
-        self.uses_noise = any(getattr(p, "uses_noise", False) for p in unique)
+        super().__init__(policies, n_players, POLICY_METHODS, "Bianco Mano")
 
-    def __call__(self, method: str, obs, seat: np.ndarray, dtype) -> np.ndarray:
-        n_rows = len(seat)
-        if len(self.unique) == 1:
-            out = self._ask(self.unique[0], method, obs, n_rows, dtype)
-        else:
-            which = self.index[seat]
-            out = np.zeros(n_rows, dtype=dtype)
-            for i, policy in enumerate(self.unique):
-                rows = which == i
-                if rows.any():
-                    out = np.where(rows, self._ask(policy, method, obs, n_rows, dtype), out)
-        return out
-
-    @staticmethod
-    def _ask(policy, method, obs, n_rows, dtype) -> np.ndarray:
-        out = np.asarray(getattr(policy, method)(obs))
-        if out.shape != (n_rows,):
-            raise IllegalAction(f"{type(policy).__name__}.{method} returned shape {out.shape}, "
-                                f"expected ({n_rows},)")
-        if dtype is not bool and out.dtype.kind not in "iu":
-            raise IllegalAction(f"{type(policy).__name__}.{method} returned {out.dtype}, "
-                                "expected integers")
-        return out.astype(dtype, copy=False)
-
-
-def _reject(bad: np.ndarray, units: np.ndarray, what: str, detail) -> None:
-    """Raise IllegalAction naming the first offending row."""
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise IllegalAction(f"unit {int(units[i])}: {what} {detail(i)} ({int(bad.sum())} rows)")
 
 
 class DealArrays(NamedTuple):
@@ -251,7 +199,7 @@ def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray,
         first = np.full(n_rows, choices[0], dtype=I8)
     else:
         first = dispatch("first_packet", PacketObs(dealer, n, choices, noise_at(0)), dealer, I8)
-        _reject(~np.isin(first, choices), units, "first packet of",
+        reject(~np.isin(first, choices), units, "first packet of",
                 lambda i: f"{int(first[i])} cards; allowed {choices} (BM-4/BM-5)")
     hand1 = np.zeros((n_rows, n), dtype=U32)
     for size in choices:
@@ -284,7 +232,7 @@ def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray,
             action = dispatch("bid", obs, seat, I8)
             ok = (action >= 0) & (action <= R.PASS)
             ok &= ((legal[ask] >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
-            _reject(~ok, units[ask], "bid",
+            reject(~ok, units[ask], "bid",
                     lambda i, a=action, s=seat, r=rnd, t=turned[ask]: f"{int(a[i])} by seat "
                     f"{int(s[i])} in round {r} (turned {R.format_card(int(t[i]))}) (BM-7)")
             bids[ask, slot] = action
@@ -370,7 +318,7 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
     if R.ESPION_SIZE[n]:  # BM-4, BM-6: the taker sets 2 cards aside
         obs = EspionObs(taker_hand, dominant, taker, n, noise_at(base_slot))
         espion = dispatch("espion", obs, taker, U32)
-        _reject((bits.popcount(espion) != 2) | ((espion & ~taker_hand) != 0), units, "espion",
+        reject((bits.popcount(espion) != 2) | ((espion & ~taker_hand) != 0), units, "espion",
                 lambda i: f"{bin(int(espion[i]))} is not 2 cards of the taker's hand (BM-4/BM-6)")
         hands[rows, taker] &= ~espion
 
@@ -383,7 +331,7 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
                           taker, I8)
         bad = (called < 0) | (called >= R.N_CARDS)
         bad |= ((legal >> np.clip(called, 0, 31).astype(U32)) & ONE) == 0
-        _reject(bad, units, "call", lambda i: f"{int(called[i])} (BM-6)")
+        reject(bad, units, "call", lambda i: f"{int(called[i])} (BM-6)")
         partner = np.argmax((hands & bits.card_bits(called)[:, None]) != 0, axis=1).astype(I8)
         on_side = (seats == taker[:, None]) | (seats == partner[:, None])
     elif n == 4:  # BM-5: fixed teams 0 & 2 vs 1 & 3
@@ -400,7 +348,7 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
         eligible = (held & BONUS_MASK[dominant]) == BONUS_MASK[dominant]
         obs = AnnounceObs(held, dominant, eligible, noise_at(base_slot + 2))
         bonus = dispatch("announce", obs, taker, bool)
-        _reject(bonus & ~eligible, units, "Bianco Mano announced",
+        reject(bonus & ~eligible, units, "Bianco Mano announced",
                 lambda i: "without both the Garde du Corps and the Chauffeur (BM-11)")
 
     # BM-8, BM-9: tricks, the taker leading the first. Hands and seats are kept in
@@ -445,7 +393,7 @@ def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1,
             card = dispatch("play", obs, seat, I8)
             bad = (card < 0) | (card >= R.N_CARDS)
             bad |= ((legal >> np.clip(card, 0, 31).astype(U32)) & ONE) == 0
-            _reject(bad, units, "play", lambda i, c=card, s=seat, lg=legal, t=trick: (
+            reject(bad, units, "play", lambda i, c=card, s=seat, lg=legal, t=trick: (
                 f"{R.format_card(int(c[i])) if 0 <= c[i] < 32 else int(c[i])} by seat {int(s[i])}"
                 f" in trick {t + 1}; legal: {R.format_cards(bits.cards_of(int(lg[i])))} (BM-8)"))
             bit = bits.card_bits(card)

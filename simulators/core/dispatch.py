@@ -1,0 +1,73 @@
+"""Routing each decision of a batch to the policy of the seat that acts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+class IllegalAction(ValueError):
+    """A policy returned an action the rules forbid, or of the wrong shape."""
+
+
+class SeatDispatch:
+    """One policy for every seat, or one per seat; asks each distinct policy once per decision.
+
+    ``methods`` are the decision methods a policy of this game must have;
+    policies are compared by identity, so passing the same object for
+    several seats costs one call per decision.
+    """
+
+    def __init__(self, policies, n_players: int, methods: Sequence[str], game: str):
+        if isinstance(policies, Sequence) and not isinstance(policies, str):
+            per_seat = tuple(policies)
+            if len(per_seat) != n_players:
+                raise ValueError(f"policies: expected one policy or {n_players} (one per seat), "
+                                 f"got {len(per_seat)}")
+        else:
+            per_seat = (policies,) * n_players
+        unique: list = []
+        for p in per_seat:
+            missing = [m for m in methods if not callable(getattr(p, m, None))]
+            if missing:
+                raise ValueError(f"policies: {type(p).__name__} lacks the method(s) "
+                                 f"{', '.join(missing)} of a {game} policy")
+            if not any(p is q for q in unique):
+                unique.append(p)
+        self.per_seat = per_seat
+        self.unique = unique
+        self.index = np.array([next(i for i, q in enumerate(unique) if q is p) for p in per_seat],
+                              dtype=np.int8)
+        self.uses_noise = any(getattr(p, "uses_noise", False) for p in unique)
+
+    def __call__(self, method: str, obs, seat: np.ndarray, dtype) -> np.ndarray:
+        """The acting seats' policies' answers, one per row, as ``dtype``."""
+        n_rows = len(seat)
+        if len(self.unique) == 1:
+            return self._ask(self.unique[0], method, obs, n_rows, dtype)
+        which = self.index[seat]
+        out = np.zeros(n_rows, dtype=dtype)
+        for i, policy in enumerate(self.unique):
+            rows = which == i
+            if rows.any():
+                out = np.where(rows, self._ask(policy, method, obs, n_rows, dtype), out)
+        return out
+
+    @staticmethod
+    def _ask(policy, method, obs, n_rows, dtype) -> np.ndarray:
+        out = np.asarray(getattr(policy, method)(obs))
+        if out.shape != (n_rows,):
+            raise IllegalAction(f"{type(policy).__name__}.{method} returned shape {out.shape}, "
+                                f"expected ({n_rows},)")
+        if dtype is not bool and out.dtype.kind not in "iu":
+            raise IllegalAction(f"{type(policy).__name__}.{method} returned {out.dtype}, "
+                                "expected integers")
+        return out.astype(dtype, copy=False)
+
+
+def reject(bad: np.ndarray, units: np.ndarray, what: str, detail) -> None:
+    """Raise IllegalAction naming the first offending row."""
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise IllegalAction(f"unit {int(units[i])}: {what} {detail(i)} ({int(bad.sum())} rows)")

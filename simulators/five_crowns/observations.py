@@ -1,0 +1,83 @@
+"""What a Five Crowns policy sees at each decision: batches of arrays.
+
+A policy is any object with these methods; each receives one observation
+whose array fields have the batch as leading axis and returns one action per
+row. Hands are (N, 56) uint8 count vectors over canonical kinds (see
+``rules.py``); kinds are int8.
+
+=====================  ===================  ====================================
+method                 observation          returns (per row)
+=====================  ===================  ====================================
+``draw(obs)``          :class:`DrawObs`     bool: take the discard-pile top (FC-3)
+``discard(obs)``       :class:`DiscardObs`  kind to discard, held after the draw
+``go_out(obs)``        :class:`GoOutObs`    bool: go out (only where ``can``)
+=====================  ===================  ====================================
+
+Solitaire policies (FC-8) implement ``place(obs: PlaceObs)`` returning the
+hand (0..10) and the kind to discard. ``noise`` is a float64 array of
+uniforms when the policy sets ``uses_noise = True``, else ``None``. The
+engine checks every action and raises ``IllegalAction`` on a bad one.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class DrawObs(NamedTuple):
+    """Start of a turn: stock or discard? ``hand_penalty`` is the exact minimum
+    penalty of the hand as it stands (FC-5); ``final`` marks a player's last
+    turn after someone went out."""
+
+    hand: np.ndarray
+    hand_penalty: np.ndarray
+    top: np.ndarray
+    wild: int
+    round_no: int
+    seat: np.ndarray
+    turn: int
+    final: np.ndarray
+    stock_left: np.ndarray
+    n_players: int
+    noise: np.ndarray | None
+
+
+class DiscardObs(NamedTuple):
+    """After the draw: which kind to discard. ``drawn`` is the card just taken."""
+
+    hand: np.ndarray
+    drawn: np.ndarray
+    took_discard: np.ndarray
+    wild: int
+    round_no: int
+    seat: np.ndarray
+    turn: int
+    final: np.ndarray
+    n_players: int
+    noise: np.ndarray | None
+
+
+class GoOutObs(NamedTuple):
+    """After the discard: ``can`` rows hold a hand that melds entirely (FC-3).
+    ``own_turns`` counts this player's turns in the round, this one included."""
+
+    hand: np.ndarray
+    can: np.ndarray
+    wild: int
+    round_no: int
+    seat: np.ndarray
+    own_turns: int
+    n_players: int
+    noise: np.ndarray | None
+
+
+class PlaceObs(NamedTuple):
+    """Solitaire (FC-8): the drawn card, the 11 hands (N, 11, 56), which are closed."""
+
+    hands: np.ndarray
+    closed: np.ndarray
+    drawn: np.ndarray
+    stock_left: int
+    noise: np.ndarray | None
