@@ -103,12 +103,19 @@ def build_experiment(args: argparse.Namespace):
         options["n_players"] = args.players
     options.update(parse_assignment(o, "--option") for o in args.option)
     data["options"] = options
-    if args.games is not None:
+    if getattr(args, "rounds", None) is not None:
+        data.update(unit="rounds", size=args.rounds)
+    elif getattr(args, "solitaire", None) is not None:
+        data.update(unit="solitaire", size=args.solitaire)
+        data.setdefault("policies", [{"name": "solitaire"}])
+    elif args.games is not None:
         data.update(unit="games", size=args.games)
     elif args.deals is not None:
         data.update(unit="deals", size=args.deals)
     elif "size" not in data:
-        data.update(unit="deals", size=args.default_size)
+        from analysis.games import game as game_adapter
+
+        data.update(unit=game_adapter(args.game).units[0], size=args.default_size)
     if args.seed is not None:
         data["seed"] = args.seed
     if args.policy is not None or args.param:
@@ -140,8 +147,15 @@ def _run_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _rates_text(rates: pl.DataFrame) -> list[str]:
-    return [f"  {r['label']:<18} {100 * r['value']:5.1f}%   95% CI [{100 * r['low']:.1f}, "
-            f"{100 * r['high']:.1f}]   n={r['n']}" for r in rates.iter_rows(named=True)]
+    lines = []
+    for r in rates.iter_rows(named=True):
+        if r.get("kind", "rate") == "rate":
+            lines.append(f"  {r['label']:<24} {100 * r['value']:6.1f}%   95% CI "
+                         f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]   n={r['n']}")
+        else:
+            lines.append(f"  {r['label']:<24} {r['value']:7.2f}   95% CI "
+                         f"[{r['low']:.2f}, {r['high']:.2f}]   n={r['n']}")
+    return lines
 
 
 def cmd_simulate(args: argparse.Namespace) -> str:
@@ -165,18 +179,22 @@ def cmd_simulate(args: argparse.Namespace) -> str:
         else:
             from analysis.summaries import bianco_mano_rate
 
+            if experiment.game != "bianco-mano":
+                raise UsageError("--precision is available for bianco-mano for now")
+
             def estimate(res):
                 return bianco_mano_rate(res.scan("deals"), args.metric)
 
             result = run_until(experiment, out_dir, estimate, args.precision / 100, **options,
                                **backend)
-        rates = adapter.rates(result.scan("deals"))
-        deals = rates.filter(pl.col("metric") == "take_rate")["n"][0]
+        summary = adapter.summary_table[experiment.unit]
+        rates = adapter.rates(result.scan(summary))
         session = result.manifest["sessions"][-1]
         policies = ", ".join(p.label() for p in experiment.policies)
         size = f"{result.manifest['units_done']} {experiment.unit}"
-        if experiment.unit != "deals":
-            size += f" ({deals} deals)"
+        if summary != experiment.unit:
+            rows = result.scan(summary).select(pl.len()).collect().item()
+            size += f" ({rows} {summary})"
         lines = [f"{experiment.game}, {dict(experiment.options) or 'default rules'}, "
                  f"{policies}, seed {experiment.seed}: {size} in {session['wall_seconds']:.1f} s"]
         lines += _rates_text(rates)
@@ -254,6 +272,8 @@ def cmd_odds(args: argparse.Namespace) -> str:
     from simulators.bianco_mano import rules as R
     from simulators.bianco_mano.dealing import Situation
 
+    if args.game != "bianco-mano":
+        raise UsageError(f"odds is available for bianco-mano, not {args.game}")
     experiment = build_experiment(args)
     config = experiment.config()
     situation = Situation(config.n_players, args.position, args.hand, args.turned)
@@ -299,6 +319,8 @@ def _experiment_parent(default_size: int) -> argparse.ArgumentParser:
     size = parent.add_mutually_exclusive_group()
     size.add_argument("--deals", type=int, help=f"independent deals (default {default_size})")
     size.add_argument("--games", type=int, help="whole games instead of deals")
+    size.add_argument("--rounds", type=int, help="independent rounds (five-crowns)")
+    size.add_argument("--solitaire", type=int, help="solitaire games (five-crowns, FC-8)")
     parent.add_argument("--seed", type=int, help="root seed (default 2026)")
     parent.add_argument("--policy", help="policy for every seat: heuristic (default) or random")
     parent.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",

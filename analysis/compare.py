@@ -57,7 +57,7 @@ def _focal_scores(experiments: Sequence[dict[str, Any]], seats: tuple[int, ...],
         tables = adapter.play(config, exp.build_policies(), exp.unit, first, count, exp.seed)
         per_seat = adapter.seat_scores(tables, exp.unit, adapter.n_players(config))
         scores.append(per_seat[:, list(seats)].sum(axis=1))
-        deals.append(tables["deals"])
+        deals.append(tables[adapter.summary_table[exp.unit]])
     return first, scores, deals
 
 

@@ -101,7 +101,8 @@ class Experiment:
         if len(self.policies) not in (1, n):
             raise ValueError(f"policies: give one policy or {n} (one per seat), "
                              f"got {len(self.policies)}")
-        self.build_policies()
+        built = self.build_policies()
+        adapter.check_policies(self.unit, built if isinstance(built, list) else [built])
 
     def config(self):
         """The game's validated rule config."""

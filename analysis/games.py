@@ -36,6 +36,8 @@ class GameAdapter:
     n_players: Callable[[Any], int]
     seat_scores: Callable[[dict[str, pl.DataFrame], str, int], np.ndarray]
     rates: Callable[[pl.DataFrame | pl.LazyFrame], pl.DataFrame]
+    summary_table: Mapping[str, str]  # unit -> the table rates() reads
+    check_policies: Callable[[str, list], None] = lambda unit, policies: None
 
 
 def _bianco_mano_play(config, policies, unit: str, first: int, count: int, seed: int):
@@ -73,6 +75,7 @@ def _bianco_mano() -> GameAdapter:
         n_players=lambda config: config.n_players,
         seat_scores=_bianco_mano_scores,
         rates=_bianco_mano_rates,
+        summary_table={"deals": "deals", "games": "deals"},
     )
 
 
@@ -82,7 +85,70 @@ def _bianco_mano_rates(deals):
     return bianco_mano_rates(deals)
 
 
-_FACTORIES: dict[str, Callable[[], GameAdapter]] = {"bianco-mano": _bianco_mano}
+def _five_crowns_play(config, policies, unit: str, first: int, count: int, seed: int):
+    from simulators.five_crowns.engine import simulate_games, simulate_rounds
+    from simulators.five_crowns.solitaire import simulate_solitaire
+
+    if unit == "rounds":
+        return {"rounds": simulate_rounds(config, policies, count, seed,
+                                          first_round_id=first).table}
+    if unit == "solitaire":
+        return {"solitaire": simulate_solitaire(policies, count, seed, first_game=first).table}
+    batch = simulate_games(config, policies, count, seed, first_game=first)
+    return {"rounds": batch.rounds, "games": batch.games}
+
+
+def _five_crowns_scores(tables: dict[str, pl.DataFrame], unit: str, n: int) -> np.ndarray:
+    """(units, seats) scores = minus the penalties (higher is better, as for every game)."""
+    if unit == "rounds":
+        rounds = tables["rounds"]
+        return -np.stack([rounds[f"penalty_{s}"].to_numpy() for s in range(n)], axis=1)
+    if unit == "solitaire":
+        return tables["solitaire"]["won"].to_numpy().astype(np.int32)[:, None]
+    games = tables["games"].sort(["game_id", "seat"])
+    return -games["total"].to_numpy().reshape(-1, n).astype(np.int32)
+
+
+def _five_crowns_rates(table):
+    from analysis.five_crowns_summaries import five_crowns_rates, solitaire_rates
+
+    if "won" in table.lazy().collect_schema().names():
+        return solitaire_rates(table)
+    return five_crowns_rates(table)
+
+
+def _five_crowns() -> GameAdapter:
+    from simulators.five_crowns.policies import POLICIES, make_policy
+    from simulators.five_crowns.rules import FiveCrownsConfig
+
+    return GameAdapter(
+        name="five-crowns",
+        make_config=FiveCrownsConfig,
+        make_policy=make_policy,
+        policy_names=tuple(sorted(POLICIES)),
+        units=("rounds", "games", "solitaire"),
+        tables={"rounds": ("rounds",), "games": ("rounds", "games"),
+                "solitaire": ("solitaire",)},
+        unit_id={"rounds": "round_id", "games": "game_id", "solitaire": "game_id"},
+        play=_five_crowns_play,
+        n_players=lambda config: config.n_players,
+        seat_scores=_five_crowns_scores,
+        rates=_five_crowns_rates,
+        summary_table={"rounds": "rounds", "games": "rounds", "solitaire": "solitaire"},
+        check_policies=_five_crowns_check,
+    )
+
+
+def _five_crowns_check(unit: str, policies: list) -> None:
+    solitaire = [callable(getattr(p, "place", None)) for p in policies]
+    if unit == "solitaire" and not (len(policies) == 1 and solitaire[0]):
+        raise ValueError("the solitaire unit needs one solitaire policy (policy 'solitaire')")
+    if unit != "solitaire" and any(solitaire):
+        raise ValueError("policy 'solitaire' plays only the solitaire unit (--solitaire N)")
+
+
+_FACTORIES: dict[str, Callable[[], GameAdapter]] = {"bianco-mano": _bianco_mano,
+                                                     "five-crowns": _five_crowns}
 GAME_NAMES = tuple(_FACTORIES)
 
 

@@ -15,13 +15,7 @@ output directory and moved into place with ``os.replace``.
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import math
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,11 +23,21 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
 
 from analysis import stats
+from analysis.reporting import (
+    Header,
+    Plot,
+    Section,
+    Table,
+    check_out_dir,
+    new_figure,
+    percent_axis,
+    png,
+    render_html,
+    render_markdown,
+    write_report,
+)
 from analysis.stats import Estimate
 from simulators.bianco_mano import (
     BiancoManoConfig,
@@ -60,7 +64,6 @@ DEAL_COLUMNS = ("dealer", "taker", "bid_round", "side_points", "taker_dominant_c
 GAME_DEAL_COLUMNS = ("game_id", "deal_no", "taker", "taker_dominant_count", "outcome")
 PLAYER_COLORS = {3: "#4C72B0", 4: "#DD8452", 5: "#55A868"}
 ROUND_COLORS = {1: "#4C72B0", 2: "#C44E52"}
-DPI = 110
 
 
 # ---------------------------------------------------------------- sizes and data classes
@@ -81,36 +84,6 @@ def report_sizes(scale: float = 1.0) -> ReportSizes:
     return ReportSizes(deals=max(200, round(BASE_DEALS * scale)),
                        games=max(20, round(BASE_GAMES * scale)),
                        games_other=max(20, round(BASE_GAMES_OTHER * scale)))
-
-
-@dataclass(frozen=True)
-class Table:
-    """A display table (strings) with its caption."""
-
-    caption: str
-    frame: pl.DataFrame
-
-
-@dataclass(frozen=True)
-class Plot:
-    """A rendered figure."""
-
-    name: str  # file name in the figures directory
-    png: bytes
-    caption: str
-
-
-@dataclass(frozen=True)
-class Section:
-    """One question of the report, fully computed."""
-
-    key: str
-    title: str
-    method: str
-    tables: tuple[Table, ...]
-    plot: Plot
-    findings: tuple[str, ...]
-    summary: pl.DataFrame  # the tidy numeric summary behind the tables
 
 
 # ---------------------------------------------------------------- small helpers
@@ -196,26 +169,6 @@ def _ratio_pseudo(k: np.ndarray, m: np.ndarray) -> np.ndarray:
         return np.full(k.shape, np.nan)
     r = k.sum() / m.sum()
     return r + (k - r * m) / m.mean()
-
-
-def _new_figure(width: float, height: float, ncols: int = 1):
-    fig = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    for ax in axes:
-        ax.grid(axis="y", alpha=0.3)
-        ax.set_axisbelow(True)
-    return fig, axes
-
-
-def _png(fig: Figure) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
-    return buf.getvalue()
-
-
-def _percent_axis(ax) -> None:
-    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0))
 
 
 def _headroom(ax, factor: float = 1.3) -> None:
@@ -321,7 +274,7 @@ def table_take_by_position(summary: pl.DataFrame, n_players: int) -> Table:
 
 
 def figure_take_by_position(summary: pl.DataFrame, n_players: int) -> bytes:
-    fig, (left, right) = _new_figure(9.5, 3.8, 2)
+    fig, (left, right) = new_figure(9.5, 3.8, 2)
     x = np.arange(n_players)
     names = ["left" if p == 0 else "dealer" if p == n_players - 1 else
              "right" if p == n_players - 2 else str(p) for p in range(n_players)]
@@ -334,7 +287,7 @@ def figure_take_by_position(summary: pl.DataFrame, n_players: int) -> bytes:
                    yerr=_yerr(sub["value"], sub["low"], sub["high"]), capsize=3)
         ax.set_xticks(x, names)
         ax.set_xlabel("taker's position (0 = dealer's left, speaks first)")
-        _percent_axis(ax)
+        percent_axis(ax)
         _headroom(ax)
         ax.legend(frameon=False, ncols=2, loc="upper right")
     allpass = _est(summary, measure="all pass")
@@ -342,7 +295,7 @@ def figure_take_by_position(summary: pl.DataFrame, n_players: int) -> bytes:
                    f"n={_n(allpass.n)})", fontsize=10)
     right.set_title("take rate when the bidding reaches the seat\n(n = deals reaching it)",
                     fontsize=10)
-    return _png(fig)
+    return png(fig)
 
 
 def findings_take_by_position(summary: pl.DataFrame, n_players: int) -> tuple[str, ...]:
@@ -432,7 +385,7 @@ def table_contracts(summary: pl.DataFrame) -> Table:
 
 
 def figure_side_points(hist: pl.DataFrame, summary: pl.DataFrame) -> bytes:
-    fig, (ax,) = _new_figure(9.5, 3.6)
+    fig, (ax,) = new_figure(9.5, 3.6)
     pts, cnt = hist["points"].to_numpy(), hist["deals"].to_numpy()
     total = max(int(cnt.sum()), 1)
     colors = np.where(pts >= THRESHOLD, "#55A868", "#C44E52")
@@ -444,14 +397,14 @@ def figure_side_points(hist: pl.DataFrame, summary: pl.DataFrame) -> bytes:
     ax.text(THRESHOLD - 1.5, ymax * 0.97, "failed", va="top", ha="right", bbox=box)
     ax.text(75, ymax * 1.02, "capo", ha="center", va="bottom", fontsize=8)
     ax.set_ylim(0, ymax * 1.12)
-    _percent_axis(ax)
+    percent_axis(ax)
     ax.set_xlabel("taker side's card points (espion included)")
     ax.set_ylabel("share of taken deals")
     success = _est(summary, metric="contract success (made or capo)")
     ax.set_title(f"taker side's points, 4 players: success {_pct(success)}, "
                  f"n={_n(total)} taken deals", fontsize=10)
     ax.set_xlim(-1, 76)
-    return _png(fig)
+    return png(fig)
 
 
 def findings_contracts(summary: pl.DataFrame) -> tuple[str, ...]:
@@ -525,7 +478,7 @@ def table_player_counts(summary: pl.DataFrame) -> Table:
 
 
 def figure_player_counts(summary: pl.DataFrame) -> bytes:
-    fig, (ax,) = _new_figure(9.5, 3.8)
+    fig, (ax,) = new_figure(9.5, 3.8)
     players = sorted(set(summary["players"]))
     x = np.arange(len(PLAYER_METRICS))
     width = 0.8 / len(players)
@@ -537,12 +490,12 @@ def figure_player_counts(summary: pl.DataFrame) -> bytes:
                color=PLAYER_COLORS.get(p, "grey"),
                label=f"{p} players (n={_n(sub[0].n)} deals)")
     ax.set_xticks(x, PLAYER_METRICS)
-    _percent_axis(ax)
+    percent_axis(ax)
     ax.set_ylim(0, 1)
     ax.legend(frameon=False, fontsize=9)
     ax.set_title("heuristic policy by player count (success and capo: of taken deals)",
                  fontsize=10)
-    return _png(fig)
+    return png(fig)
 
 
 def findings_player_counts(summary: pl.DataFrame) -> tuple[str, ...]:
@@ -658,7 +611,7 @@ def tables_games(summary: pl.DataFrame) -> tuple[Table, ...]:
 
 
 def figure_games(summary: pl.DataFrame) -> bytes:
-    fig, axes = _new_figure(11, 4.2, 3)
+    fig, axes = new_figure(11, 4.2, 3)
     players = sorted(set(summary["players"]))
     width = 0.8 / len(players)
     panels = (("seat", "score", "mean game score by seat number"),
@@ -681,13 +634,13 @@ def figure_games(summary: pl.DataFrame) -> bytes:
         ax.set_title(title, fontsize=10)
         ax.axhline(0, color="black", linewidth=0.6)
         if metric == "win share":
-            _percent_axis(ax)
+            percent_axis(ax)
     axes[0].set_xlabel("seat")
     axes[1].set_xlabel("seats to the first dealer's left")
     axes[2].set_xlabel("seats to the first dealer's left")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=len(players), frameon=False)
-    return _png(fig)
+    return png(fig)
 
 
 def findings_games(summary: pl.DataFrame) -> tuple[str, ...]:
@@ -860,7 +813,7 @@ def tables_bonus(summary: pl.DataFrame) -> tuple[Table, ...]:
 
 
 def figure_bonus(summary: pl.DataFrame, announced_points: np.ndarray) -> bytes:
-    fig, axes = _new_figure(11, 3.8, 3)
+    fig, axes = new_figure(11, 3.8, 3)
     ax = axes[0]
     pts = np.asarray(announced_points, dtype=int)
     cnt = np.bincount(pts, minlength=76)[:76]
@@ -869,7 +822,7 @@ def figure_bonus(summary: pl.DataFrame, announced_points: np.ndarray) -> bytes:
     ax.bar(np.arange(76), cnt / max(cnt.sum(), 1), 0.9, color=colors)
     ax.axvline(THRESHOLD - 0.5, color="black", linestyle="--", linewidth=1)
     ax.axvline(THRESHOLD - BONUS_POINTS - 0.5, color="#DD8452", linestyle=":", linewidth=1)
-    _percent_axis(ax)
+    percent_axis(ax)
     ax.set_xlabel("card points (orange: 40-44, rescued by +5)")
     ax.set_title(f"announced contracts: card points\n(n={_n(len(pts))})", fontsize=10)
     ax.set_xlim(-1, 76)
@@ -890,12 +843,12 @@ def figure_bonus(summary: pl.DataFrame, announced_points: np.ndarray) -> bytes:
                         marker=marker, capsize=3, label=metric)
         ax.set_xticks(d, [f"{x:g}" for x in d])
         ax.set_xlabel("bonus_discount d")
-        _percent_axis(ax)
+        percent_axis(ax)
         ax.set_title(title, fontsize=10)
     axes[2].axhline(off.value, color="grey", linestyle="--", linewidth=1,
                     label="bonus off, d=0")
     axes[2].legend(frameon=False, fontsize=8)
-    return _png(fig)
+    return png(fig)
 
 
 def findings_bonus(summary: pl.DataFrame) -> tuple[str, ...]:
@@ -1026,7 +979,7 @@ def table_shuffling(summary: pl.DataFrame, n_games: dict[str, int],
 
 
 def figure_shuffling(summary: pl.DataFrame, dist: pl.DataFrame) -> bytes:
-    fig, (left, right) = _new_figure(10, 3.8, 2)
+    fig, (left, right) = new_figure(10, 3.8, 2)
     colors = ("#4C72B0", "#DD8452")
     rates = SHUFFLE_METRICS[:4]
     x = np.arange(len(rates))
@@ -1040,16 +993,16 @@ def figure_shuffling(summary: pl.DataFrame, dist: pl.DataFrame) -> bytes:
         right.bar(sub["dominant"].to_numpy() + (j - 0.5) * 0.38, sub["share"], 0.38,
                   color=colors[j], label=f"{arm} (n={_n(int(sub['deals'].sum()))} taken)")
     left.set_xticks(x, rates)
-    _percent_axis(left)
+    percent_axis(left)
     left.set_ylim(0, 1)
     left.legend(frameon=False, fontsize=8)
     left.set_title("rates, 4-player games (success, capo: of taken deals)", fontsize=10)
-    _percent_axis(right)
+    percent_axis(right)
     right.set_xlabel("dominant cards held by the taker (taker_dominant_count)")
     right.set_title("taker's dominant cards, share of taken deals", fontsize=10)
     _headroom(right, 1.25)
     right.legend(frameon=False, fontsize=8, loc="upper right")
-    return _png(fig)
+    return png(fig)
 
 
 def findings_shuffling(summary: pl.DataFrame) -> tuple[str, ...]:
@@ -1098,62 +1051,6 @@ def section_shuffling(never: pl.DataFrame, shuffled: pl.DataFrame) -> Section:
 
 # ---------------------------------------------------------------- rendering
 
-CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
-       max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
-h1 { font-size: 1.7rem; margin-bottom: .3rem; }
-h2 { font-size: 1.25rem; margin-top: 0; padding-top: 1rem; }
-section { border-top: 1px solid #ccc; margin-top: 2rem; }
-table { border-collapse: collapse; font-size: .82rem; margin: .8rem 0; }
-.scroll { overflow-x: auto; }
-caption { caption-side: top; text-align: left; font-size: .85rem; color: #444;
-          padding-bottom: .3rem; }
-th, td { border: 1px solid #d4d4d4; padding: .2rem .5rem; text-align: right;
-         white-space: nowrap; }
-th { background: #f2f2f2; }
-td:first-child, th:first-child { text-align: left; }
-figure { margin: 1rem 0; }
-figure img { max-width: 100%; height: auto; }
-figcaption { font-size: .85rem; color: #444; }
-p.method { color: #444; font-size: .92rem; }
-p.finding { background: #f6f8fa; border-left: 3px solid #4C72B0; padding: .4rem .7rem; }
-.meta td { white-space: normal; text-align: left; }
-"""
-
-
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def html_table(frame: pl.DataFrame, caption: str = "", css_class: str = "") -> str:
-    """A pl.DataFrame as an HTML table (cells escaped, shown as strings)."""
-    cls = f' class="{_esc(css_class)}"' if css_class else ""
-    head = "".join(f"<th>{_esc(c)}</th>" for c in frame.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_esc(v)}</td>" for v in row) + "</tr>\n"
-                   for row in frame.iter_rows())
-    cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    return (f'<div class="scroll"><table{cls}>{cap}<thead><tr>{head}</tr></thead>\n'
-            f"<tbody>\n{body}</tbody></table></div>")
-
-
-def markdown_table(frame: pl.DataFrame) -> str:
-    """A pl.DataFrame as a pipe table (pipes in cells escaped)."""
-    def cell(v: object) -> str:
-        return str(v).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(c) for c in frame.columns) + " |",
-             "|" + "|".join(":---" if i == 0 else "---:" for i in range(frame.width)) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.iter_rows()]
-    return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class Header:
-    title: str
-    intro: tuple[str, ...]
-    meta: pl.DataFrame
-
-
 def make_header(policy, seed: int, scale: float, sizes: ReportSizes, elapsed: float) -> Header:
     params = ", ".join(f"{k}={v}" for k, v in policy.get_params().items())
     meta = pl.DataFrame({
@@ -1180,105 +1077,7 @@ def make_header(policy, seed: int, scale: float, sizes: ReportSizes, elapsed: fl
     return Header("Bianco Mano: strategy report", intro, meta)
 
 
-def render_html(header: Header, sections: Sequence[Section]) -> str:
-    parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-             f"<title>{_esc(header.title)}</title>", f"<style>{CSS}</style>", "</head>",
-             "<body>", f"<h1>{_esc(header.title)}</h1>"]
-    parts += [f"<p>{_esc(p)}</p>" for p in header.intro]
-    parts.append(html_table(header.meta, "Run settings", "meta"))
-    parts.append("<nav><ul>" + "".join(f'<li><a href="#{s.key}">{_esc(s.title)}</a></li>'
-                                       for s in sections) + "</ul></nav>")
-    for s in sections:
-        parts.append(f'<section id="{s.key}">')
-        parts.append(f"<h2>{_esc(s.title)}</h2>")
-        parts.append(f'<p class="method">{_esc(s.method)}</p>')
-        parts += [html_table(t.frame, t.caption) for t in s.tables]
-        data = base64.b64encode(s.plot.png).decode("ascii")
-        parts.append(f'<figure><img src="data:image/png;base64,{data}" '
-                     f'alt="{_esc(s.plot.caption)}"><figcaption>{_esc(s.plot.caption)}'
-                     "</figcaption></figure>")
-        parts += [f'<p class="finding">{_esc(f)}</p>' for f in s.findings]
-        parts.append("</section>")
-    parts += ["</body>", "</html>", ""]
-    return "\n".join(parts)
-
-
-def render_markdown(header: Header, sections: Sequence[Section]) -> str:
-    parts = [f"# {header.title}", ""]
-    for p in header.intro:
-        parts += [p, ""]
-    parts += [markdown_table(header.meta), ""]
-    for s in sections:
-        parts += [f"## {s.title}", "", f"*{s.method}*", ""]
-        for t in s.tables:
-            parts += [f"{t.caption}", "", markdown_table(t.frame), ""]
-        alt = s.plot.caption.replace("[", "(").replace("]", ")")
-        parts += [f"![{alt}]({FIGURE_DIR}/{s.plot.name})", "", f"*{s.plot.caption}*", ""]
-        for f in s.findings:
-            parts += [f"> {f}", ""]
-    return "\n".join(parts)
-
-
 # ---------------------------------------------------------------- writing
-
-
-def _check_out_dir(out_dir: Path) -> None:
-    """Fail before simulating when ``out_dir`` could not be a writable directory."""
-    probe = out_dir
-    while not probe.exists():
-        if probe.parent == probe:
-            break
-        probe = probe.parent
-    if not probe.is_dir():
-        raise NotADirectoryError(f"report output path is not a directory: {str(probe)!r}")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise PermissionError(f"report output directory is not writable: {str(probe)!r}")
-
-
-def _make_dirs(path: Path) -> Path | None:
-    """Create ``path`` and missing parents; the top-most directory created (or None)."""
-    missing = []
-    probe = path
-    while not probe.exists():
-        missing.append(probe)
-        probe = probe.parent
-    path.mkdir(parents=True, exist_ok=True)
-    return missing[-1] if missing else None
-
-
-def write_report(out_dir: Path, html_text: str, md_text: str,
-                 plots: Sequence[Plot]) -> dict[str, Path]:
-    """Write both files and the figures: stage everything in a temporary directory inside
-    ``out_dir``, then move each file into place with ``os.replace``. On failure, remove
-    the staging area and every directory this call created, and re-raise."""
-    out_dir = Path(out_dir)
-    created_top = _make_dirs(out_dir)
-    fig_dir = out_dir / FIGURE_DIR
-    fig_dir_created = False
-    staging = None
-    try:
-        staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=".bianco_mano.", suffix=".tmp"))
-        for plot in plots:
-            (staging / plot.name).write_bytes(plot.png)
-        (staging / MD_NAME).write_text(md_text, encoding="utf-8")
-        (staging / HTML_NAME).write_text(html_text, encoding="utf-8")
-        if not fig_dir.is_dir():
-            fig_dir.mkdir()  # FileExistsError if a file is in the way
-            fig_dir_created = True
-        for plot in plots:
-            os.replace(staging / plot.name, fig_dir / plot.name)
-        os.replace(staging / MD_NAME, out_dir / MD_NAME)
-        os.replace(staging / HTML_NAME, out_dir / HTML_NAME)
-    except BaseException:
-        if fig_dir_created:
-            shutil.rmtree(fig_dir, ignore_errors=True)
-        if created_top is not None:
-            shutil.rmtree(created_top, ignore_errors=True)
-        raise
-    finally:
-        if staging is not None and staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
-    return {"html": out_dir / HTML_NAME, "markdown": out_dir / MD_NAME}
 
 
 # ---------------------------------------------------------------- entry point
@@ -1302,7 +1101,7 @@ def build_bianco_mano_report(out_dir: Path = Path("reports"), *, scale: float = 
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     seed = int(seed)
-    _check_out_dir(out_dir)
+    check_out_dir(out_dir)
     say = progress if progress is not None else (lambda _message: None)
     policy = HeuristicPolicy()
     start = time.perf_counter()
@@ -1341,5 +1140,5 @@ def build_bianco_mano_report(out_dir: Path = Path("reports"), *, scale: float = 
     sections.append(section_shuffling(game_deals[4], shuffled))
     header = make_header(policy, seed, scale, sizes, time.perf_counter() - start)
     say(f"writing {out_dir / HTML_NAME} and {out_dir / MD_NAME}")
-    return write_report(out_dir, render_html(header, sections), render_markdown(header, sections),
-                        [s.plot for s in sections])
+    return write_report(out_dir, "bianco_mano", render_html(header, sections),
+                        render_markdown(header, sections, FIGURE_DIR), [s.plot for s in sections])
