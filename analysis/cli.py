@@ -290,7 +290,10 @@ def cmd_odds(args: argparse.Namespace) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> str:
-    from analysis.report import build_bianco_mano_report
+    if args.game == "bianco-mano":
+        from analysis.report import build_bianco_mano_report as build
+    else:
+        from analysis.five_crowns_report import build_five_crowns_report as build
 
     if args.scale <= 0:
         raise UsageError(f"--scale must be positive, got {args.scale}")
@@ -303,8 +306,7 @@ def cmd_report(args: argparse.Namespace) -> str:
         if not args.quiet:
             print(f"  {message}", file=sys.stderr, flush=True)
 
-    paths = build_bianco_mano_report(args.out_dir, scale=args.scale, seed=args.seed,
-                                     progress=progress)
+    paths = build(args.out_dir, scale=args.scale, seed=args.seed, progress=progress)
     return f"report written: {paths['html']} (self-contained) and {paths['markdown']}"
 
 

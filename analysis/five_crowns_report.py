@@ -1,0 +1,362 @@
+"""Five Crowns balance report: one self-contained HTML file and a Markdown twin.
+
+``build_five_crowns_report`` answers, with 95% intervals and sample sizes:
+how fast players go out in each round, first-player and dealer advantage,
+the mean penalty per round, full versus express games (FC-7), the player
+count, and the solitaire win rate (FC-8). Same structure as the Bianco
+Mano report: simulate, summarise into tidy tables, draw, then render and
+write atomically (:mod:`analysis.reporting`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.reporting import (
+    Header,
+    Plot,
+    Section,
+    Table,
+    check_out_dir,
+    new_figure,
+    percent_axis,
+    png,
+    render_html,
+    render_markdown,
+    write_report,
+)
+from simulators.five_crowns.engine import simulate_games, simulate_rounds
+from simulators.five_crowns.policies import HeuristicPolicy, SolitaireHeuristic
+from simulators.five_crowns.rules import FiveCrownsConfig
+from simulators.five_crowns.solitaire import simulate_solitaire
+
+NAME = "five_crowns"
+FIGURE_DIR = f"{NAME}_figures"
+BASE_ROUNDS = 1_500  # per round number (a, c)
+BASE_GAMES = 600  # per variant (b, d)
+BASE_COUNTS = 1_000  # rounds per player count (e)
+BASE_SOLITAIRE = 1_500
+TURNS_SHOWN = (1, 2, 3, 5, 8)
+
+
+def _size(base: int, scale: float) -> int:
+    return max(20, round(base * scale))
+
+
+def _fmt(e: stats.Estimate, percent: bool = True, digits: int = 1) -> str:
+    if percent:
+        return f"{100 * e.value:.{digits}f}% [{100 * e.low:.{digits}f}, {100 * e.high:.{digits}f}]"
+    return f"{e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]"
+
+
+# ---------------------------------------------------------------- a, c: rounds
+
+
+def summarize_going_out(rounds: pl.DataFrame) -> pl.DataFrame:
+    """P(someone has gone out by own turn k) per round number; k = each player's turn count."""
+    rows = []
+    for round_no, frame in rounds.group_by("round_no"):
+        turn = frame["out_player_turn"].to_numpy()
+        for k in TURNS_SHOWN:
+            e = stats.proportion(int(((turn >= 1) & (turn <= k)).sum()), frame.height)
+            rows.append({"round_no": round_no[0], "turn": k, "value": e.value, "low": e.low,
+                         "high": e.high, "n": e.n})
+    return pl.DataFrame(rows).sort("round_no", "turn")
+
+
+def summarize_penalties(rounds: pl.DataFrame, n_players: int) -> pl.DataFrame:
+    """Mean penalty per player, and of the first player and the dealer, per round number."""
+    rows = []
+    for round_no, frame in rounds.group_by("round_no"):
+        pens = np.stack([frame[f"penalty_{s}"].to_numpy() for s in range(n_players)], axis=1)
+        dealer = frame["dealer"].to_numpy()
+        idx = np.arange(frame.height)
+        for who, values in (("all players", pens.mean(axis=1)),
+                            ("first player", pens[idx, (dealer + 1) % n_players]),
+                            ("dealer", pens[idx, dealer])):
+            e = stats.mean(values)
+            rows.append({"round_no": round_no[0], "who": who, "value": e.value, "low": e.low,
+                         "high": e.high, "n": e.n})
+    return pl.DataFrame(rows).sort("round_no", "who")
+
+
+def section_going_out(rounds: pl.DataFrame) -> Section:
+    summary = summarize_going_out(rounds)
+    wide = summary.with_columns(
+        cell=pl.struct("value", "low", "high", "n").map_elements(
+            lambda r: _fmt(stats.Estimate(r["value"], r["low"], r["high"], r["n"])),
+            return_dtype=pl.String)
+    ).pivot(on="turn", index="round_no", values="cell").sort("round_no")
+    wide = wide.rename({str(k): f"by turn {k}" for k in TURNS_SHOWN})
+    n = int(summary["n"][0])
+    fig, (ax,) = new_figure(7, 3.4)
+    for k in TURNS_SHOWN:
+        part = summary.filter(pl.col("turn") == k)
+        ax.errorbar(part["round_no"], part["value"],
+                    yerr=[part["value"] - part["low"], part["high"] - part["value"]],
+                    marker="o", capsize=2, label=f"by own turn {k}")
+    ax.set_xlabel("round (cards dealt = round + 2)")
+    ax.set_ylabel("someone has gone out")
+    ax.set_xticks(range(1, 12))
+    percent_axis(ax)
+    ax.legend(fontsize=8, ncols=2)
+    late = summary.filter((pl.col("round_no") == 11) & (pl.col("turn") == 3)).row(0, named=True)
+    early = summary.filter((pl.col("round_no") == 1) & (pl.col("turn") == 1)).row(0, named=True)
+    findings = (
+        f"In round 1 (3 cards) someone goes out on the first turn of the table in "
+        f"{_fmt(stats.Estimate(**early_vals(early)))} of rounds (n={n:,} per round); "
+        f"in round 11 (13 cards) someone has gone out by everyone's third turn in "
+        f"{_fmt(stats.Estimate(**early_vals(late)))}.",
+    )
+    return Section(
+        key="going-out", title="a. How fast does someone go out? (4 players)",
+        method="Independent rounds of each round number, heuristic policy at every seat; "
+               "a player's k-th turn; Wilson intervals.",
+        tables=(Table(f"Share of rounds where someone went out by each player's k-th turn "
+                      f"(n={n:,} rounds per round number).", wide),),
+        plot=Plot("a_going_out.png", png(fig), f"Going out by own turn k, per round, "
+                  f"4 players, n={n:,} rounds per round number; bars: 95% Wilson intervals."),
+        findings=findings, summary=summary)
+
+
+def early_vals(row: dict) -> dict:
+    return {"value": row["value"], "low": row["low"], "high": row["high"], "n": row["n"]}
+
+
+def section_penalties(rounds: pl.DataFrame, n_players: int) -> Section:
+    summary = summarize_penalties(rounds, n_players)
+    table = summary.with_columns(
+        estimate=pl.struct("value", "low", "high", "n").map_elements(
+            lambda r: _fmt(stats.Estimate(r["value"], r["low"], r["high"], r["n"]), False),
+            return_dtype=pl.String)
+    ).pivot(on="who", index="round_no", values="estimate").sort("round_no")
+    n = int(summary["n"][0])
+    fig, (ax,) = new_figure(7, 3.4)
+    for who, marker in (("all players", "o"), ("first player", "^"), ("dealer", "v")):
+        part = summary.filter(pl.col("who") == who)
+        ax.errorbar(part["round_no"], part["value"],
+                    yerr=[part["value"] - part["low"], part["high"] - part["value"]],
+                    marker=marker, capsize=2, label=who)
+    ax.set_xlabel("round")
+    ax.set_ylabel("mean penalty")
+    ax.set_xticks(range(1, 12))
+    ax.legend(fontsize=8)
+    r11 = summary.filter(pl.col("round_no") == 11)
+    first = r11.filter(pl.col("who") == "first player").row(0, named=True)
+    dealer = r11.filter(pl.col("who") == "dealer").row(0, named=True)
+    first_e, dealer_e = stats.Estimate(**early_vals(first)), stats.Estimate(**early_vals(dealer))
+    findings = (
+        f"In round 11 the first player to draw scores {_fmt(first_e, False)} penalty points "
+        f"and the dealer, who plays last, {_fmt(dealer_e, False)} (n={n:,} rounds).",
+    )
+    return Section(
+        key="penalties", title="c. Mean penalty per round, first player and dealer (4 players)",
+        method="The rounds of section a; mean penalty of a player (FC-5), of the player left of "
+               "the dealer (who starts, FC-2) and of the dealer; t intervals.",
+        tables=(Table(f"Mean penalty per round (n={n:,} rounds per round number).", table),),
+        plot=Plot("c_penalties.png", png(fig), f"Mean penalty per round, 4 players, n={n:,} "
+                  "rounds per round number; bars: 95% t intervals."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- b, d: games
+
+
+def summarize_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -> pl.DataFrame:
+    """Mean total and win share by position from the first dealer, per variant."""
+    rows = []
+    for variant, games in games_by_variant.items():
+        position = (games["seat"] - games["first_dealer"]) % n_players
+        frame = games.with_columns(position=position,
+                                   share=pl.col("is_winner") / pl.col("n_winners"))
+        for p in range(n_players):
+            part = frame.filter(pl.col("position") == p)
+            for metric, values in (("total", part["total"].to_numpy()),
+                                   ("win share", part["share"].to_numpy())):
+                e = stats.mean(values)
+                rows.append({"variant": variant, "position": p, "metric": metric,
+                             "value": e.value, "low": e.low, "high": e.high, "n": e.n})
+    return pl.DataFrame(rows)
+
+
+def section_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -> Section:
+    summary = summarize_games(games_by_variant, n_players)
+    labels = {0: "first dealer", 1: "first to play"}
+    table = summary.with_columns(
+        estimate=pl.struct("value", "low", "high", "n", "metric").map_elements(
+            lambda r: _fmt(stats.Estimate(r["value"], r["low"], r["high"], r["n"]),
+                           r["metric"] == "win share"), return_dtype=pl.String),
+        seat=pl.col("position").map_elements(lambda p: labels.get(p, f"dealer + {p}"),
+                                             return_dtype=pl.String),
+    ).pivot(on=["variant", "metric"], index="seat", values="estimate")
+    n = int(summary["n"][0])
+    fig, axes = new_figure(8, 3.2, ncols=2)
+    width = 0.38
+    for i, (variant, color) in enumerate((("full", "#4C72B0"), ("express", "#DD8452"))):
+        for ax, metric in zip(axes, ("total", "win share"), strict=True):
+            part = summary.filter((pl.col("variant") == variant) & (pl.col("metric") == metric))
+            x = part["position"].to_numpy() + (i - 0.5) * width
+            ax.bar(x, part["value"], width, color=color, label=variant,
+                   yerr=[part["value"] - part["low"], part["high"] - part["value"]], capsize=2)
+            ax.set_xticks(range(n_players), [labels.get(p, f"+{p}") for p in range(n_players)])
+            ax.set_title(f"mean game {metric}" if metric == "total" else "win share")
+    percent_axis(axes[1])
+    axes[1].axhline(1 / n_players, color="k", ls="--", lw=0.8)
+    axes[0].legend(fontsize=8)
+    def pick(variant: str, metric: str, position: int) -> stats.Estimate:
+        row = summary.filter((pl.col("variant") == variant) & (pl.col("metric") == metric)
+                             & (pl.col("position") == position)).row(0, named=True)
+        return stats.Estimate(**early_vals(row))
+
+    findings = (
+        f"Full game (11 rounds): the first player to play wins {_fmt(pick('full', 'win share', 1))}"
+        f" of games and the first dealer {_fmt(pick('full', 'win share', 0))}, against a fair "
+        f"{100 / n_players:.0f}% (n={n:,} games).",
+        f"The first dealer totals {_fmt(pick('full', 'total', 0), False)} points in a full game "
+        f"and {_fmt(pick('express', 'total', 0), False)} in an express game (rounds 6-11, FC-7).",
+    )
+    return Section(
+        key="games", title="b, d. First-player and dealer advantage; full vs express game",
+        method="Whole games (FC-7), game g first dealt by seat g mod n, the deal passing left; "
+               "seats are counted from the first dealer. Win share counts ties as 1/winners; "
+               "t intervals.",
+        tables=(Table(f"Per seat from the first dealer (n={n:,} games per variant).", table),),
+        plot=Plot("b_games.png", png(fig), f"Game totals and win shares by seat, 4 players, "
+                  f"n={n:,} games per variant; bars: 95% t intervals; dashes: fair share."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- e: player counts
+
+
+def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
+    rows = []
+    for n_players, rounds in rounds_by_n.items():
+        pens = np.stack([rounds[f"penalty_{s}"].to_numpy() for s in range(n_players)], axis=1)
+        turn = rounds["out_player_turn"].to_numpy()
+        for metric, e in (("mean penalty", stats.mean(pens.mean(axis=1))),
+                          ("own turn of going out", stats.mean(turn[turn > 0]))):
+            rows.append({"players": n_players, "metric": metric, "value": e.value,
+                         "low": e.low, "high": e.high, "n": e.n})
+    summary = pl.DataFrame(rows)
+    table = summary.with_columns(estimate=pl.struct("value", "low", "high", "n").map_elements(
+        lambda r: _fmt(stats.Estimate(r["value"], r["low"], r["high"], r["n"]), False, 2),
+        return_dtype=pl.String)).pivot(on="metric", index="players", values="estimate")
+    n = int(summary["n"][0])
+    fig, (ax,) = new_figure(6, 3.2)
+    part = summary.filter(pl.col("metric") == "mean penalty")
+    ax.errorbar(part["players"], part["value"],
+                yerr=[part["value"] - part["low"], part["high"] - part["value"]],
+                marker="o", capsize=3)
+    ax.set_xlabel("players")
+    ax.set_ylabel("mean penalty per player")
+    lo, hi = part.row(0, named=True), part.row(-1, named=True)
+    findings = (f"Round 11 penalty per player: {_fmt(stats.Estimate(**early_vals(lo)), False)} "
+                f"with {lo['players']} players, {_fmt(stats.Estimate(**early_vals(hi)), False)} "
+                f"with {hi['players']} (n={n:,} rounds each).",)
+    return Section(
+        key="players", title="e. Two to seven players (round 11)",
+        method="Independent round-11 rounds (13 cards, Kings wild) per player count; "
+               "t intervals.",
+        tables=(Table(f"Round 11 by player count (n={n:,} rounds each).", table),),
+        plot=Plot("e_players.png", png(fig), f"Round 11 mean penalty per player by player "
+                  f"count, n={n:,} rounds each; bars: 95% t intervals."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- f: solitaire
+
+
+def section_solitaire(games: pl.DataFrame) -> Section:
+    win = stats.proportion(int(games["won"].sum()), games.height)
+    closed = stats.mean(games["hands_closed"].to_numpy())
+    per_hand = []
+    for h in range(11):
+        col = games[f"closed_at_{h}"].to_numpy()
+        e = stats.proportion(int((col >= 0).sum()), games.height)
+        per_hand.append({"hand": f"{h + 3} cards ({h + 3}s wild)", "value": e.value,
+                         "low": e.low, "high": e.high, "n": e.n})
+    summary = pl.DataFrame(per_hand)
+    table = pl.DataFrame({"metric": ["win rate", "hands closed (of 11)"],
+                          "estimate": [_fmt(win), _fmt(closed, False, 2)],
+                          "n": [f"{win.n:,}", f"{closed.n:,}"]})
+    fig, (ax,) = new_figure(7, 3.2)
+    ax.bar(range(11), summary["value"], color="#55A868",
+           yerr=[summary["value"] - summary["low"], summary["high"] - summary["value"]],
+           capsize=2)
+    ax.set_xticks(range(11), [str(h + 3) for h in range(11)])
+    ax.set_xlabel("hand size (= wild rank)")
+    ax.set_ylabel("hand closed")
+    percent_axis(ax)
+    return Section(
+        key="solitaire", title="f. Solitaire (FC-8)",
+        method="The one-player variant with the solitaire heuristic (the drawn card goes where "
+               "it lowers a hand's penalty most, closing hands first); Wilson and t intervals.",
+        tables=(Table(f"Solitaire results (n={games.height:,} games).", table),),
+        plot=Plot("f_solitaire.png", png(fig), f"Share of games closing each hand, "
+                  f"n={games.height:,} games; bars: 95% Wilson intervals."),
+        findings=(f"The heuristic wins {_fmt(win)} of solitaire games and closes "
+                  f"{_fmt(closed, False, 2)} hands of 11 on average (n={win.n:,}).",),
+        summary=summary)
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def build_five_crowns_report(out_dir: Path = Path("reports"), *, scale: float = 1.0,
+                             seed: int = 2026,
+                             progress: Callable[[str], None] | None = None) -> dict[str, Path]:
+    """Simulate, summarise and write the Five Crowns report (``five_crowns.html`` and ``.md``)."""
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not scale > 0:
+        raise ValueError(f"scale must be a positive number, got {scale!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    out_dir = Path(out_dir)
+    check_out_dir(out_dir)
+    say = progress if progress is not None else (lambda _message: None)
+    policy = HeuristicPolicy()
+    start = time.perf_counter()
+    n_rounds, n_games = _size(BASE_ROUNDS, scale), _size(BASE_GAMES, scale)
+    n_counts, n_solitaire = _size(BASE_COUNTS, scale), _size(BASE_SOLITAIRE, scale)
+    say(f"a, c. rounds 1-11: {n_rounds:,} 4-player rounds each")
+    rounds = pl.concat([
+        simulate_rounds(FiveCrownsConfig(n_players=4, round_no=r), policy, n_rounds, seed).table
+        for r in range(1, 12)])
+    sections = [section_going_out(rounds)]
+    say(f"b, d. whole games: {n_games:,} full and {n_games:,} express")
+    games = {variant: simulate_games(FiveCrownsConfig(n_players=4, first_round=first), policy,
+                                     n_games, seed).games
+             for variant, first in (("full", 1), ("express", 6))}
+    sections.append(section_games(games, 4))
+    sections.append(section_penalties(rounds, 4))
+    say(f"e. player counts 2-7: {n_counts:,} round-11 rounds each")
+    by_n = {n: simulate_rounds(FiveCrownsConfig(n_players=n, round_no=11), policy, n_counts,
+                               seed).table for n in range(2, 8)}
+    sections.append(section_player_counts(by_n))
+    say(f"f. solitaire: {n_solitaire:,} games")
+    sections.append(section_solitaire(simulate_solitaire(SolitaireHeuristic(), n_solitaire,
+                                                         seed).table))
+    meta = pl.DataFrame({
+        "setting": ["policy (every seat)", "seed", "scale", "rounds per round number (a, c)",
+                    "games per variant (b, d)", "rounds per player count (e)",
+                    "solitaire games (f)", "simulation time"],
+        "value": [f"HeuristicPolicy({policy.get_params()})", str(seed), f"{scale:g}",
+                  f"{n_rounds:,}", f"{n_games:,}", f"{n_counts:,}", f"{n_solitaire:,}",
+                  f"{time.perf_counter() - start:.1f} s"],
+    })
+    header = Header("Five Crowns: balance report", (
+        "Monte Carlo estimates from the tapisvert Five Crowns engine under the rulings "
+        "FC-1..FC-8, with the penalty-minimising heuristic (exact meld solver) at every seat.",
+        "Every number comes with a 95% interval (Wilson for rates, Student t for means) and "
+        "its sample size n=. The numbers describe this policy playing against itself.",
+    ), meta)
+    say(f"writing {out_dir / (NAME + '.html')} and {out_dir / (NAME + '.md')}")
+    return write_report(out_dir, NAME, render_html(header, sections),
+                        render_markdown(header, sections, FIGURE_DIR),
+                        [s.plot for s in sections])

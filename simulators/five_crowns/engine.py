@@ -1,0 +1,346 @@
+"""Five Crowns vectorized batch engine (RULINGS FC-1..FC-7).
+
+A batch of N rounds advances in lockstep, one player-turn per step: every
+active row draws, discards and perhaps goes out at once. Hands are (N, n, 56)
+count vectors over canonical kinds; the exact meld solver
+(:mod:`simulators.five_crowns.melds`, a compiled kernel over the whole
+batch) scores hands. Entry points:
+
+* :func:`simulate_rounds` — independent rounds of one round number,
+  round ``i`` dealt by seat ``i % n``.
+* :func:`simulate_games` — whole games, rounds ``first_round..11`` (FC-7),
+  the deal passing left each round, game ``g`` first dealt by seat ``g % n``.
+
+Randomness follows :mod:`simulators.core.rng`: a round's deck, reshuffles
+and policy noise depend only on (seed, unit, round number, turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import polars as pl
+
+from simulators.core import rng
+from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
+from simulators.core.dispatch import SeatDispatch, reject
+from simulators.five_crowns import melds
+from simulators.five_crowns import rules as R
+from simulators.five_crowns.observations import DiscardObs, DrawObs, GoOutObs
+
+I8 = np.int8
+KIND_OF_ID = np.array([R.kind_of(c) for c in range(R.N_CARDS)], dtype=I8)
+STREAM_SHUFFLE, STREAM_NOISE, STREAM_RESHUFFLE = 0, 2, 4
+POLICY_METHODS = ("draw", "discard", "go_out")
+
+
+class Dispatch(SeatDispatch):
+    """Routes each Five Crowns decision to the policy of the acting seat."""
+
+    def __init__(self, policies, n_players: int):
+        super().__init__(policies, n_players, POLICY_METHODS, "Five Crowns")
+
+
+def shuffled_decks(gen: np.random.Generator, size: int) -> np.ndarray:
+    """(size, 116) kinds: uniform shuffles of the two 58-card sets (FC-1)."""
+    return KIND_OF_ID[rng.permutations(gen, size, R.N_CARDS)]
+
+
+def deal(decks: np.ndarray, n_players: int, round_no: int, dealer: np.ndarray) -> np.ndarray:
+    """(N, n, 56) hands: one card at a time clockwise from the dealer's left (FC-2)."""
+    n_rows = len(decks)
+    k = R.cards_dealt(round_no)
+    position = np.arange(n_players * k)
+    seat = (dealer[:, None] + 1 + position[None, :] % n_players) % n_players
+    flat = ((np.arange(n_rows)[:, None] * n_players + seat) * R.N_KINDS
+            + decks[:, : n_players * k].astype(np.int64))
+    counts = np.bincount(flat.ravel(), minlength=n_rows * n_players * R.N_KINDS)
+    return counts.reshape(n_rows, n_players, R.N_KINDS).astype(np.uint8)
+
+
+class RoundArrays(NamedTuple):
+    """Per-round results and records of one batch, one row per round.
+
+    ``turn_seat``/``turn_took``/``turn_discard``/``turn_out`` are (N, T)
+    with T the longest round's turn count, -1 / False past a round's end.
+    ``reshuffle_turn`` and ``reshuffle_pile`` list reshuffles (row, turn, pile).
+    """
+
+    dealer: np.ndarray
+    deck: np.ndarray
+    went_out: np.ndarray  # seat, -1 if none (capped)
+    out_turn: np.ndarray  # global turn index of going out, -1
+    turns: np.ndarray  # turns played in the round
+    capped: np.ndarray
+    penalties: np.ndarray  # (N, n)
+    final_hands: np.ndarray  # (N, n, 56)
+    turn_seat: np.ndarray
+    turn_took: np.ndarray
+    turn_discard: np.ndarray
+    turn_out: np.ndarray
+    reshuffles: list[tuple[int, int, tuple[int, ...]]]
+
+
+def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarray,
+                round_no: int, dealer: np.ndarray, units: np.ndarray, entropy: int,
+                key: int) -> RoundArrays:
+    """Play one round per row from shuffled decks (kinds); pure given its inputs.
+
+    ``key`` separates this round's random streams (reshuffles, noise) from
+    other rounds of the same units (the round number in games).
+    """
+    n = config.n_players
+    n_rows = len(decks)
+    k = R.cards_dealt(round_no)
+    wild = R.wild_rank(round_no)
+    hands = deal(decks, n, round_no, dealer)
+    stock = decks.copy()
+    stock_top = np.full(n_rows, n * k + 1)  # next stock card (FC-2)
+    stock_end = np.full(n_rows, R.N_CARDS)
+    pile = np.zeros((n_rows, R.N_CARDS), dtype=I8)
+    pile[:, 0] = decks[:, n * k]  # the top stock card starts the discard pile
+    pile_len = np.ones(n_rows, dtype=np.int64)
+    penalty = melds.min_penalty(hands.reshape(-1, R.N_KINDS), wild).reshape(n_rows, n)
+    went_out = np.full(n_rows, -1, dtype=I8)
+    out_turn = np.full(n_rows, -1, dtype=np.int32)
+    last_turns = np.zeros(n_rows, dtype=np.int32)
+    turns = np.zeros(n_rows, dtype=np.int32)
+    active = np.arange(n_rows)
+    log_seat, log_took, log_discard, log_out, log_rows = [], [], [], [], []
+    reshuffles: list[tuple[int, int, tuple[int, ...]]] = []
+    max_turns = config.max_turns * n
+    capped = np.zeros(n_rows, dtype=bool)
+    t = 0
+    while active.size:
+        if t >= max_turns:  # nobody out in time: those rounds stop, hands scored as they are
+            stuck = went_out[active] < 0
+            capped[active[stuck]] = True
+            active = active[~stuck]
+            if not active.size:
+                break
+        seat = ((dealer[active].astype(np.int64) + 1 + t) % n).astype(I8)
+        units_now = units[active]
+        noise = None
+        if dispatch.uses_noise:
+            noise = rng.draw_per_unit(entropy, units_now, STREAM_NOISE,
+                                      lambda g, size: rng.uniforms(g, size, 3), key, t).T
+        empty = stock_top[active] >= stock_end[active]
+        if empty.any():  # FC-6: the whole discard pile becomes a new shuffled stock
+            _reshuffle(active[empty], t, stock, stock_top, stock_end, pile, pile_len, entropy,
+                       units, key, reshuffles)
+        hand = hands[active, seat]
+        final = went_out[active] >= 0
+        top = pile[active, pile_len[active] - 1]
+        obs = DrawObs(hand, penalty[active, seat], top, wild, round_no, seat, t, final,
+                      stock_end[active] - stock_top[active], n,
+                      None if noise is None else noise[0])
+        took = dispatch("draw", obs, seat, bool)
+        drawn = np.where(took, top, stock[active, np.minimum(stock_top[active], R.N_CARDS - 1)])
+        drawn = drawn.astype(I8)
+        pile_len[active] -= took
+        stock_top[active] += ~took
+        hand[np.arange(active.size), drawn] += 1
+        obs = DiscardObs(hand, drawn, took, wild, round_no, seat, t, final, n,
+                         None if noise is None else noise[1])
+        discard = dispatch("discard", obs, seat, I8)
+        held = hand[np.arange(active.size), np.clip(discard, 0, R.N_KINDS - 1)]
+        reject((discard < 0) | (discard >= R.N_KINDS) | (held == 0), units_now, "discard",
+               lambda i: f"of {discard[i]} not in the hand of seat {seat[i]} at turn {t} (FC-3)")
+        hand[np.arange(active.size), discard] -= 1
+        pile[active, pile_len[active]] = discard
+        pile_len[active] += 1
+        kept = melds.min_penalty(hand, wild)
+        can = kept == 0
+        obs = GoOutObs(hand, can, wild, round_no, seat, t // n + 1, n,
+                       None if noise is None else noise[2])
+        out = dispatch("go_out", obs, seat, bool) & ~final
+        reject(out & ~can, units_now, "going out",
+               lambda i: f"of seat {seat[i]} at turn {t} whose hand does not meld (FC-3)")
+        hands[active, seat] = hand
+        penalty[active, seat] = kept
+        log_rows.append(active)
+        log_seat.append(seat)
+        log_took.append(took)
+        log_discard.append(discard)
+        log_out.append(np.where(final, can, out))
+        turns[active] += 1
+        first_out = active[out]
+        went_out[first_out] = seat[out]
+        out_turn[first_out] = t
+        last_turns[first_out] = n - 1  # FC-5: everyone else has one more turn
+        last_turns[active[final]] -= 1
+        done = (went_out[active] >= 0) & (last_turns[active] == 0)
+        active = active[~done]
+        t += 1
+    penalties = melds.min_penalty(hands.reshape(-1, R.N_KINDS), wild).reshape(n_rows, n)
+    has_out = went_out >= 0
+    penalties[np.flatnonzero(has_out), went_out[has_out]] = 0
+    log = _turn_log(n_rows, log_rows, log_seat, log_took, log_discard, log_out)
+    return RoundArrays(dealer.astype(I8), decks, went_out, out_turn, turns, capped,
+                       penalties.astype(np.int32), hands, *log, reshuffles)
+
+
+def _reshuffle(rows, t, stock, stock_top, stock_end, pile, pile_len, entropy, units, key,
+               reshuffles):
+    """FC-6 for the given rows: shuffle the discard pile into the stock, turn its top."""
+    keys = rng.draw_per_unit(entropy, units[rows], STREAM_RESHUFFLE,
+                             lambda g, size: g.random((size, R.N_CARDS)), key, t)
+    keys[np.arange(R.N_CARDS)[None, :] >= pile_len[rows][:, None]] = np.inf
+    order = np.argsort(keys, axis=1, kind="stable")
+    shuffled = np.take_along_axis(pile[rows], order, 1)
+    for row, seq, length in zip(rows, shuffled, pile_len[rows], strict=True):
+        reshuffles.append((int(row), t, tuple(int(c) for c in seq[:length])))
+    stock[rows] = shuffled
+    stock_end[rows] = pile_len[rows]
+    stock_top[rows] = 1
+    pile[rows, 0] = shuffled[:, 0]
+    pile_len[rows] = 1
+
+
+def _turn_log(n_rows, log_rows, log_seat, log_took, log_discard, log_out):
+    """(N, T) arrays of each round's turns in order."""
+    width = len(log_rows)
+    seat = np.full((n_rows, width), -1, dtype=I8)
+    took = np.zeros((n_rows, width), dtype=bool)
+    discard = np.full((n_rows, width), -1, dtype=I8)
+    out = np.zeros((n_rows, width), dtype=bool)
+    for t, rows in enumerate(log_rows):
+        seat[rows, t] = log_seat[t]
+        took[rows, t] = log_took[t]
+        discard[rows, t] = log_discard[t]
+        out[rows, t] = log_out[t]
+    return seat, took, discard, out
+
+
+def _decks(entropy, units, round_no):
+    return rng.draw_per_unit(entropy, units, STREAM_SHUFFLE, shuffled_decks, round_no)
+
+
+def _check_count(name: str, value, low: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+        kind = "a positive" if low == 1 else "a non-negative"
+        raise ValueError(f"{name} must be {kind} integer, got {value!r}")
+    return int(value)
+
+
+def _round_table(config, seed, round_no, a: RoundArrays, extra) -> pl.DataFrame:
+    """Tidy per-round table."""
+    n = config.n_players
+    rows = len(a.dealer)
+    columns = {
+        **extra,
+        "seed": np.full(rows, seed, dtype=np.int64),
+        "n_players": np.full(rows, n, dtype=I8),
+        "round_no": np.full(rows, round_no, dtype=I8),
+        "wild": np.full(rows, R.wild_rank(round_no), dtype=I8),
+        "dealer": a.dealer,
+        "went_out": a.went_out,
+        "out_turn": a.out_turn,
+        "out_player_turn": np.where(a.out_turn >= 0, a.out_turn // n + 1, -1).astype(np.int32),
+        "turns": a.turns,
+        "reshuffles": np.bincount([r for r, _, _ in a.reshuffles], minlength=rows).astype(I8),
+        "capped": a.capped,
+    }
+    for s in range(n):
+        columns[f"penalty_{s}"] = a.penalties[:, s]
+    return pl.DataFrame(columns)
+
+
+def _record(config, round_no, a: RoundArrays, i: int) -> R.RoundRecord:
+    turns = tuple(
+        (int(s), bool(tk), int(d), bool(o))
+        for s, tk, d, o in zip(a.turn_seat[i], a.turn_took[i], a.turn_discard[i], a.turn_out[i],
+                               strict=True) if s >= 0)
+    return R.RoundRecord(
+        n_players=config.n_players, round_no=round_no, dealer=int(a.dealer[i]),
+        deck=tuple(int(c) for c in a.deck[i]), turns=turns,
+        reshuffles=tuple(p for r, _, p in sorted(a.reshuffles, key=lambda x: x[1]) if r == i))
+
+
+@dataclass(frozen=True)
+class RoundBatch:
+    """Independent rounds: ``table`` (one row per round) and the raw ``arrays``."""
+
+    config: R.FiveCrownsConfig
+    seed: int
+    round_no: int
+    round_ids: np.ndarray
+    arrays: RoundArrays
+    table: pl.DataFrame
+
+    def record(self, i: int) -> R.RoundRecord:
+        """The replayable record of the batch's i-th round."""
+        return _record(self.config, self.round_no, self.arrays, i)
+
+
+def simulate_rounds(config: R.FiveCrownsConfig, policies, n_rounds: int, seed: int = 0, *,
+                    first_round_id: int = 0) -> RoundBatch:
+    """Play independent rounds ``first_round_id ..`` of round ``config.round_no`` (FC-2..FC-6).
+
+    Round ``i`` is dealt by seat ``i % n`` from a fresh shuffle.
+    """
+    n_rounds = _check_count("n_rounds", n_rounds)
+    first_round_id = _check_count("first_round_id", first_round_id, low=0)
+    round_no = config.round_no
+    entropy = rng.root_entropy(seed)
+    dispatch = Dispatch(policies, config.n_players)
+    ids = np.arange(first_round_id, first_round_id + n_rounds, dtype=np.int64)
+    dealer = (ids % config.n_players).astype(I8)
+    arrays = play_rounds(config, dispatch, _decks(entropy, ids, round_no), round_no, dealer, ids,
+                         entropy, round_no)
+    table = _round_table(config, entropy, round_no, arrays, {"round_id": ids})
+    return RoundBatch(config, entropy, round_no, ids, arrays, table)
+
+
+@dataclass(frozen=True)
+class GameBatch:
+    """Whole games: ``rounds`` (one row per game and round), ``games`` (per game and seat)."""
+
+    config: R.FiveCrownsConfig
+    seed: int
+    game_ids: np.ndarray
+    round_arrays: dict[int, RoundArrays]
+    rounds: pl.DataFrame
+    games: pl.DataFrame
+
+    def records(self, game_id: int) -> list[R.RoundRecord]:
+        """The replayable records of one game's rounds, in order."""
+        g = int(np.searchsorted(self.game_ids, game_id))
+        if g >= len(self.game_ids) or self.game_ids[g] != game_id:
+            raise ValueError(f"game {game_id} is not in this batch")
+        return [_record(self.config, r, a, g) for r, a in sorted(self.round_arrays.items())]
+
+
+def simulate_games(config: R.FiveCrownsConfig, policies, n_games: int, seed: int = 0, *,
+                   first_game: int = 0) -> GameBatch:
+    """Play whole games: rounds ``config.first_round..11``, lowest total wins (FC-7)."""
+    n_games = _check_count("n_games", n_games)
+    first_game = _check_count("first_game", first_game, low=0)
+    entropy = rng.root_entropy(seed)
+    n = config.n_players
+    dispatch = Dispatch(policies, n)
+    ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
+    first_dealer = (ids % n).astype(I8)
+    totals = np.zeros((n_games, n), dtype=np.int32)
+    tables, round_arrays = [], {}
+    for round_no in range(config.first_round, R.N_ROUNDS + 1):
+        dealer = ((first_dealer + round_no - config.first_round) % n).astype(I8)
+        arrays = play_rounds(config, dispatch, _decks(entropy, ids, round_no), round_no, dealer,
+                             ids, entropy, round_no)
+        totals += arrays.penalties
+        round_arrays[round_no] = arrays
+        tables.append(_round_table(config, entropy, round_no, arrays, {"game_id": ids}))
+    winner = totals == totals.min(axis=1, keepdims=True)
+    games = pl.DataFrame({
+        "game_id": np.repeat(ids, n),
+        "seat": np.tile(np.arange(n, dtype=I8), n_games),
+        "first_dealer": np.repeat(first_dealer, n),
+        "first_round": np.full(n_games * n, config.first_round, dtype=I8),
+        "total": totals.ravel(),
+        "is_winner": winner.ravel(),
+        "n_winners": np.repeat(winner.sum(axis=1), n).astype(I8),
+    })
+    rounds = pl.concat(tables).sort(["game_id", "round_no"])
+    return GameBatch(config, entropy, ids, round_arrays, rounds, games)
