@@ -147,7 +147,8 @@ def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarra
         discard = dispatch("discard", obs, seat, I8)
         held = hand[np.arange(active.size), np.clip(discard, 0, R.N_KINDS - 1)]
         reject((discard < 0) | (discard >= R.N_KINDS) | (held == 0), units_now, "discard",
-               lambda i: f"of {discard[i]} not in the hand of seat {seat[i]} at turn {t} (FC-3)")
+               lambda i, d=discard, s=seat, t=t: f"of {d[i]} not in the hand of seat {s[i]} at "
+                                                  f"turn {t} (FC-3)")
         hand[np.arange(active.size), discard] -= 1
         pile[active, pile_len[active]] = discard
         pile_len[active] += 1
@@ -157,7 +158,8 @@ def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarra
                        None if noise is None else noise[2])
         out = dispatch("go_out", obs, seat, bool) & ~final
         reject(out & ~can, units_now, "going out",
-               lambda i: f"of seat {seat[i]} at turn {t} whose hand does not meld (FC-3)")
+               lambda i, s=seat, t=t: f"of seat {s[i]} at turn {t} whose hand does not meld "
+                                      "(FC-3)")
         hands[active, seat] = hand
         penalty[active, seat] = kept
         log_rows.append(active)

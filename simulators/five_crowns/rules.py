@@ -148,13 +148,16 @@ class FiveCrownsConfig:
     first_round : the round a game starts at (FC-7 option; 1 is the full game,
         6 the express variant: 8 cards, 8s wild).
     max_turns : safety bound on turns per player in one round; a round that
-        reaches it ends as if the stock were exhausted for good, and is
-        flagged (policies that never go out).
+        reaches it ends with every hand scored, and is flagged ``capped``
+        (policies that never go out).
+    round_no : the round played by independent-round simulations (1..11;
+        ``simulate_rounds``); whole games ignore it.
     """
 
     n_players: int = 4
     first_round: int = 1
     max_turns: int = 200
+    round_no: int = 11
 
     def __post_init__(self) -> None:
         if isinstance(self.n_players, bool) or self.n_players not in PLAYER_COUNTS:
@@ -163,6 +166,9 @@ class FiveCrownsConfig:
                 or not 1 <= self.first_round <= N_ROUNDS):
             raise ValueError(f"first_round must be an integer in [1, 11], got "
                              f"{self.first_round!r}")
+        if (isinstance(self.round_no, bool) or not isinstance(self.round_no, int)
+                or not 1 <= self.round_no <= N_ROUNDS):
+            raise ValueError(f"round_no must be an integer in [1, 11], got {self.round_no!r}")
         if (isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int)
                 or not 10 <= self.max_turns <= 10_000):
             raise ValueError(f"max_turns must be an integer in [10, 10000], got "
