@@ -96,7 +96,7 @@ def simulate_solitaire(policy, n_games: int, seed: int = 0, *, first_game: int =
         bad |= (discard < 0) | (discard >= R.N_KINDS)
         bad |= chosen[m, np.clip(discard, 0, R.N_KINDS - 1)] == 0
         reject(bad, ids[active], "solitaire move",
-               lambda i: f"{int(hand_no[i])}/{discard[i]} at move {move} (FC-8)")
+               lambda i, h=hand_no, d=discard, m=move: f"{int(h[i])}/{d[i]} at move {m} (FC-8)")
         chosen[m, discard] -= 1
         hands[active, hand_no] = chosen.astype(np.uint8)
         now_closed = melds.min_penalty(chosen.astype(np.uint8), HAND_WILDS[hand_no]) == 0
