@@ -1,0 +1,134 @@
+"""Five Crowns engine: referee cross-check, invariants, determinism, games, solitaire, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from simulators.five_crowns import rules as R
+from simulators.five_crowns.crosscheck import _check_chunk, check_rounds, check_solitaire
+from simulators.five_crowns.engine import IllegalAction, simulate_games, simulate_rounds
+from simulators.five_crowns.policies import (
+    HeuristicPolicy,
+    RandomPolicy,
+    SolitaireHeuristic,
+    make_policy,
+)
+from simulators.five_crowns.rules import FiveCrownsConfig
+from simulators.five_crowns.solitaire import simulate_solitaire
+
+
+@pytest.mark.parametrize("n_players", range(2, 8))
+def test_engine_rounds_replayed_by_referee(n_players):
+    """Every round number, both policies: moves legal, same winner of the race, same penalties."""
+    checked = sum(_check_chunk(n_players, policy, round_no, 3, 0, 6)
+                  for round_no in range(1, 12) for policy in ("heuristic", "random"))
+    assert checked == 11 * 2 * 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_players", range(2, 8))
+def test_engine_rounds_replayed_by_referee_at_scale(n_players):
+    """The issue's figure: >= 5,000 rounds per player count."""
+    per = 5_000 // 22 + 1
+    checked = sum(_check_chunk(n_players, policy, round_no, 7, round_no * per, per)
+                  for round_no in range(1, 12) for policy in ("heuristic", "random"))
+    assert checked >= 5_000
+
+
+def test_round_invariants_on_a_real_batch():
+    """Hand sizes, card conservation, the goer's zero, last turns (FC-3, FC-5)."""
+    config = FiveCrownsConfig(n_players=4, round_no=7)
+    batch = simulate_rounds(config, HeuristicPolicy(), 300, seed=5)
+    a = batch.arrays
+    assert (a.final_hands.sum(axis=2) == R.cards_dealt(7)).all()
+    out = a.went_out >= 0
+    assert out.mean() > 0.9
+    assert (a.penalties[np.flatnonzero(out), a.went_out[out]] == 0).all()
+    # after going out, exactly n - 1 more turns (FC-5)
+    assert (a.turns[out] == a.out_turn[out] + 1 + (config.n_players - 1)).all()
+    # every deck is the 116-card multiset (FC-1)
+    counts = np.stack([np.bincount(d, minlength=R.N_KINDS) for d in a.deck])
+    assert (counts[:, :R.N_SUITED] == 2).all() and (counts[:, R.JOKER] == 6).all()
+    # penalties are bounded by the worst hand of 7 cards: 7 jokers can't be held... 6 x 50 + 13
+    assert (a.penalties >= 0).all() and (a.penalties <= 6 * 50 + 13).all()
+
+
+def test_rounds_identical_whatever_the_batch_size():
+    config = FiveCrownsConfig(n_players=3, round_no=5)
+    whole = simulate_rounds(config, RandomPolicy(), 60, seed=9).table
+    parts = pl.concat([simulate_rounds(config, RandomPolicy(), size, seed=9,
+                                       first_round_id=start).table
+                       for start, size in ((0, 25), (25, 35))])
+    assert_frame_equal(whole, parts)
+
+
+def test_games_total_the_rounds_and_name_the_winner():
+    config = FiveCrownsConfig(n_players=3, first_round=6)  # express variant (FC-7)
+    batch = simulate_games(config, HeuristicPolicy(), 40, seed=2)
+    assert sorted(batch.rounds["round_no"].unique()) == list(range(6, 12))
+    per_seat = batch.rounds.group_by("game_id").agg(
+        [pl.col(f"penalty_{s}").sum() for s in range(3)]).sort("game_id")
+    totals = batch.games.pivot(on="seat", index="game_id", values="total").sort("game_id")
+    for s in range(3):
+        assert (per_seat[f"penalty_{s}"] == totals[str(s)]).all()
+    winners = batch.games.filter(pl.col("is_winner"))
+    lowest = batch.games.group_by("game_id").agg(pl.col("total").min().alias("low"))
+    assert (winners.join(lowest, on="game_id").select(pl.col("total") == pl.col("low"))
+            .to_series().all())
+    # the deal passes left each round (FC-2)
+    first = batch.rounds.filter(pl.col("round_no") == 6)
+    later = batch.rounds.filter(pl.col("round_no") == 8)
+    assert ((later["dealer"].to_numpy() - first["dealer"].to_numpy()) % 3 == 2).all()
+
+
+def test_solitaire_replayed_by_referee_and_wins_sometimes():
+    batch = simulate_solitaire(SolitaireHeuristic(), 40, seed=4)
+    assert check_solitaire(batch) == 40
+    assert batch.table["hands_closed"].mean() > 3
+
+
+def test_bad_input_is_rejected():
+    with pytest.raises(ValueError, match="n_players must be 2..7"):
+        FiveCrownsConfig(n_players=8)
+    with pytest.raises(ValueError, match="first_round must be an integer in"):
+        FiveCrownsConfig(first_round=12)
+    with pytest.raises(ValueError, match="round_no must be an integer in"):
+        FiveCrownsConfig(round_no=0)
+    with pytest.raises(ValueError, match="HeuristicPolicy.take_margin must be in"):
+        HeuristicPolicy(take_margin=-1)
+    with pytest.raises(ValueError, match="unknown Five Crowns policy"):
+        make_policy("greedy")
+    with pytest.raises(ValueError, match="malformed card"):
+        R.parse_card("2H")
+    with pytest.raises(ValueError, match="appears 3 times"):
+        R.parse_cards("7H 7H 7H")
+
+
+class _Cheat(HeuristicPolicy):
+    """Goes out whenever asked, melded or not."""
+
+    def go_out(self, obs):
+        return np.ones(len(obs.can), dtype=bool)
+
+
+def test_going_out_without_melding_raises():
+    with pytest.raises(IllegalAction, match=r"going out .* does not meld \(FC-3\)"):
+        simulate_rounds(FiveCrownsConfig(n_players=2, round_no=11), _Cheat(), 50, seed=1)
+
+
+def test_crosscheck_detects_a_tampered_record():
+    from simulators.five_crowns import referee
+
+    batch = simulate_rounds(FiveCrownsConfig(n_players=2, round_no=3), HeuristicPolicy(), 5,
+                            seed=1)
+    assert check_rounds(batch) == 5
+    record = batch.record(0)
+    seat, took, discard, out = record.turns[0]
+    wrong_seat = (seat + 1) % 2
+    bad = record.__class__(**{**record.__dict__,
+                              "turns": ((wrong_seat, took, discard, out), *record.turns[1:])})
+    with pytest.raises(referee.RuleViolation):
+        referee.replay_round(bad)
