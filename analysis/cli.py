@@ -227,7 +227,7 @@ def cmd_compare(args: argparse.Namespace) -> str:
                     **_run_options(args))
     if args.out is not None:
         write_table(table, args.out)
-    unit = "deal" if experiment.unit == "deals" else "game"
+    unit = experiment.unit[:-1] if experiment.unit != "solitaire" else "solitaire game"
     paired = table.row(2, named=True)
     unpaired = table.row(3, named=True)
     verdict = ("A is better" if paired["low"] > 0 else "B is better" if paired["high"] < 0

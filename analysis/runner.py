@@ -39,7 +39,7 @@ from analysis.experiment import Experiment
 from analysis.games import game as game_adapter
 from simulators.core.rng import root_entropy
 
-DEFAULT_CHUNK = {"deals": 50_000, "games": 5_000}
+DEFAULT_CHUNK = {"deals": 50_000, "games": 5_000, "rounds": 5_000, "solitaire": 2_000}
 MANIFEST = "manifest.json"
 BACKENDS = ("loky", "threading", "dask")
 
