@@ -38,10 +38,10 @@ from simulators.five_crowns.solitaire import simulate_solitaire
 
 NAME = "five_crowns"
 FIGURE_DIR = f"{NAME}_figures"
-BASE_ROUNDS = 1_500  # per round number (a, c)
-BASE_GAMES = 600  # per variant (b, d)
-BASE_COUNTS = 1_000  # rounds per player count (e)
-BASE_SOLITAIRE = 1_500
+BASE_ROUNDS = 6_000  # per round number (a, c)
+BASE_GAMES = 2_500  # per variant (b, d)
+BASE_COUNTS = 4_000  # rounds per player count (e)
+BASE_SOLITAIRE = 5_000
 TURNS_SHOWN = (1, 2, 3, 5, 8)
 
 
