@@ -52,14 +52,17 @@ def draw_per_unit(
         return draw_block(block_generator(entropy, stream, 0, *step), BLOCK)[:0]
     blocks = np.unique(units // BLOCK)
     parts = [draw_block(block_generator(entropy, stream, int(b), *step), BLOCK) for b in blocks]
-    stacked = np.concatenate(parts, axis=0)
+    stacked = np.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]
+    start = int(units[0] - blocks[0] * BLOCK)
+    if units[-1] - units[0] == len(units) - 1 and (np.diff(units) == 1).all():
+        return stacked[start:start + len(units)]  # a contiguous range: a view, no copy
     where = np.searchsorted(blocks, units // BLOCK) * BLOCK + units % BLOCK
     return stacked[where]
 
 
 def uniforms(gen: np.random.Generator, rows: int, cols: int) -> np.ndarray:
-    """(rows, cols) float64 uniforms in [0, 1)."""
-    return gen.random((rows, cols))
+    """(rows, cols) float32 uniforms in [0, 1) (24 bits: ample to pick among <= 32 options)."""
+    return gen.random((rows, cols), dtype=np.float32)
 
 
 def permutations(gen: np.random.Generator, rows: int, n: int) -> np.ndarray:
