@@ -37,6 +37,7 @@ from simulators.bianco_mano.observations import (
 from simulators.core import bits, rng
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
+from simulators.core.params import check_count
 
 U32 = np.uint32
 I8 = np.int8
@@ -574,13 +575,6 @@ def _record(config, a: DealArrays, i: int) -> R.DealRecord:
     )
 
 
-def _check_count(name: str, value, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        kind = "a positive" if low == 1 else "a non-negative"
-        raise ValueError(f"{name} must be {kind} integer, got {value!r}")
-    return int(value)
-
-
 def _deal_table(config, seed, a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
     """Tidy per-deal table (one row per deal)."""
     taken = a.taker >= 0
@@ -618,8 +612,8 @@ def simulate_deals(config: R.BiancoManoConfig, policies, n_deals: int, seed: int
     ``policies`` is one policy for every seat or a sequence of one per seat.
     All-pass deals appear with outcome ``all_pass`` and no score.
     """
-    n_deals = _check_count("n_deals", n_deals)
-    first_deal = _check_count("first_deal", first_deal, low=0)
+    n_deals = check_count("n_deals", n_deals)
+    first_deal = check_count("first_deal", first_deal, low=0)
     entropy = rng.root_entropy(seed)
     dispatch = Dispatch(policies, config.n_players)
     ids = np.arange(first_deal, first_deal + n_deals, dtype=np.int64)
@@ -641,8 +635,8 @@ def simulate_games(config: R.BiancoManoConfig, policies, n_games: int, seed: int
     that needs more than ``max_deals`` deals in all (default: 20 per played
     deal) raises ``RuntimeError``: the policies almost never take.
     """
-    n_games = _check_count("n_games", n_games)
-    first_game = _check_count("first_game", first_game, low=0)
+    n_games = check_count("n_games", n_games)
+    first_game = check_count("first_game", first_game, low=0)
     entropy = rng.root_entropy(seed)
     n = config.n_players
     dispatch = Dispatch(policies, n)

@@ -20,7 +20,7 @@ import numpy as np
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.engine import BONUS_MASK, FAMILY_MASK, STRONGER
 from simulators.core import bits
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, policy_from_registry
 
 U32 = np.uint32
 I8 = np.int8
@@ -259,9 +259,4 @@ POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": Heuris
 
 def make_policy(name: str, **params) -> Policy:
     """A policy by registry name with validated keyword parameters."""
-    try:
-        cls = POLICIES[name]
-    except KeyError:
-        raise ValueError(f"unknown Bianco Mano policy {name!r} "
-                         f"(known: {', '.join(sorted(POLICIES))})") from None
-    return cls.from_params(**params)
+    return policy_from_registry(POLICIES, "Bianco Mano", name, **params)

@@ -78,3 +78,22 @@ class Policy:
     def get_params(self) -> dict[str, Any]:
         """Parameters as given (scikit-learn's get_params)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
+def policy_from_registry(registry: dict[str, type[Policy]], game: str, name: str,
+                         **params: Any) -> Policy:
+    """A policy by registry name with validated keyword parameters."""
+    try:
+        cls = registry[name]
+    except KeyError:
+        raise ValueError(f"unknown {game} policy {name!r} "
+                         f"(known: {', '.join(sorted(registry))})") from None
+    return cls.from_params(**params)
+
+
+def check_count(name: str, value: Any, low: int = 1) -> int:
+    """A count argument (deals, games, first id) as an int, or a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        kind = "a positive" if low == 1 else "a non-negative"
+        raise ValueError(f"{name} must be {kind} integer, got {value!r}")
+    return int(value)

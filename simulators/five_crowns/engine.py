@@ -26,6 +26,7 @@ import polars as pl
 from simulators.core import rng
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
+from simulators.core.params import check_count
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
 from simulators.five_crowns.observations import DiscardObs, DrawObs, GoOutObs
@@ -220,13 +221,6 @@ def _decks(entropy, units, round_no):
     return rng.draw_per_unit(entropy, units, STREAM_SHUFFLE, shuffled_decks, round_no)
 
 
-def _check_count(name: str, value, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        kind = "a positive" if low == 1 else "a non-negative"
-        raise ValueError(f"{name} must be {kind} integer, got {value!r}")
-    return int(value)
-
-
 def _round_table(config, seed, round_no, a: RoundArrays, extra) -> pl.DataFrame:
     """Tidy per-round table."""
     n = config.n_players
@@ -283,8 +277,8 @@ def simulate_rounds(config: R.FiveCrownsConfig, policies, n_rounds: int, seed: i
 
     Round ``i`` is dealt by seat ``i % n`` from a fresh shuffle.
     """
-    n_rounds = _check_count("n_rounds", n_rounds)
-    first_round_id = _check_count("first_round_id", first_round_id, low=0)
+    n_rounds = check_count("n_rounds", n_rounds)
+    first_round_id = check_count("first_round_id", first_round_id, low=0)
     round_no = config.round_no
     entropy = rng.root_entropy(seed)
     dispatch = Dispatch(policies, config.n_players)
@@ -318,8 +312,8 @@ class GameBatch:
 def simulate_games(config: R.FiveCrownsConfig, policies, n_games: int, seed: int = 0, *,
                    first_game: int = 0) -> GameBatch:
     """Play whole games: rounds ``config.first_round..11``, lowest total wins (FC-7)."""
-    n_games = _check_count("n_games", n_games)
-    first_game = _check_count("first_game", first_game, low=0)
+    n_games = check_count("n_games", n_games)
+    first_game = check_count("first_game", first_game, low=0)
     entropy = rng.root_entropy(seed)
     n = config.n_players
     dispatch = Dispatch(policies, n)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, policy_from_registry
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
 
@@ -153,9 +153,4 @@ POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": Heuris
 
 def make_policy(name: str, **params) -> Policy:
     """A policy by registry name with validated keyword parameters."""
-    try:
-        cls = POLICIES[name]
-    except KeyError:
-        raise ValueError(f"unknown Five Crowns policy {name!r} "
-                         f"(known: {', '.join(sorted(POLICIES))})") from None
-    return cls.from_params(**params)
+    return policy_from_registry(POLICIES, "Five Crowns", name, **params)
