@@ -54,9 +54,33 @@ class SeatDispatch:
                 out = np.where(rows, self._ask(policy, method, obs, n_rows, dtype), out)
         return out
 
+    def has(self, method: str) -> bool:
+        """Whether every policy implements the optional ``method``."""
+        return all(callable(getattr(p, method, None)) for p in self.unique)
+
+    def pair(self, method: str, obs, seat: np.ndarray, dtypes) -> tuple[np.ndarray, np.ndarray]:
+        """Like calling, for a method that returns two arrays (one per row each)."""
+        n_rows = len(seat)
+        which = self.index[seat]
+        out = [np.zeros(n_rows, dtype=d) for d in dtypes]
+        for i, policy in enumerate(self.unique):
+            rows = which == i
+            if not rows.any():
+                continue
+            answer = getattr(policy, method)(obs)
+            if not isinstance(answer, tuple) or len(answer) != 2:
+                raise IllegalAction(f"{type(policy).__name__}.{method} must return two arrays")
+            for k, (part, dtype) in enumerate(zip(answer, dtypes, strict=True)):
+                part = self._check(policy, method, np.asarray(part), n_rows, dtype)
+                out[k] = part if len(self.unique) == 1 else np.where(rows, part, out[k])
+        return out[0], out[1]
+
+    @classmethod
+    def _ask(cls, policy, method, obs, n_rows, dtype) -> np.ndarray:
+        return cls._check(policy, method, np.asarray(getattr(policy, method)(obs)), n_rows, dtype)
+
     @staticmethod
-    def _ask(policy, method, obs, n_rows, dtype) -> np.ndarray:
-        out = np.asarray(getattr(policy, method)(obs))
+    def _check(policy, method, out, n_rows, dtype) -> np.ndarray:
         if out.shape != (n_rows,):
             raise IllegalAction(f"{type(policy).__name__}.{method} returned shape {out.shape}, "
                                 f"expected ({n_rows},)")

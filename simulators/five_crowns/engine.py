@@ -112,6 +112,7 @@ def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarra
     log_seat, log_took, log_discard, log_out, log_rows = [], [], [], [], []
     reshuffles: list[tuple[int, int, tuple[int, ...]]] = []
     max_turns = config.max_turns * n
+    planning = dispatch.has("draw_with_plan")
     capped = np.zeros(n_rows, dtype=bool)
     t = 0
     while active.size:
@@ -137,13 +138,18 @@ def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarra
         obs = DrawObs(hand, penalty[active, seat], top, wild, round_no, seat, t, final,
                       stock_end[active] - stock_top[active], n,
                       None if noise is None else noise[0])
-        took = dispatch("draw", obs, seat, bool)
+        plan = None
+        if planning:
+            took, plan = dispatch.pair("draw_with_plan", obs, seat, (bool, I8))
+            plan = np.where(took, plan, I8(-1))
+        else:
+            took = dispatch("draw", obs, seat, bool)
         drawn = np.where(took, top, stock[active, np.minimum(stock_top[active], R.N_CARDS - 1)])
         drawn = drawn.astype(I8)
         pile_len[active] -= took
         stock_top[active] += ~took
         hand[np.arange(active.size), drawn] += 1
-        obs = DiscardObs(hand, drawn, took, wild, round_no, seat, t, final, n,
+        obs = DiscardObs(hand, drawn, took, plan, wild, round_no, seat, t, final, n,
                          None if noise is None else noise[1])
         discard = dispatch("discard", obs, seat, I8)
         held = hand[np.arange(active.size), np.clip(discard, 0, R.N_KINDS - 1)]

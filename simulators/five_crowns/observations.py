@@ -13,6 +13,12 @@ method                 observation          returns (per row)
 ``go_out(obs)``        :class:`GoOutObs`    bool: go out (only where ``can``)
 =====================  ===================  ====================================
 
+Optionally a policy may also implement ``draw_with_plan(obs)`` returning
+``(take, plan)``: the draw decision and, for the rows that take, the kind it
+will discard (a policy that evaluated the take already knows it). When every
+policy at the table has it, the engine calls it instead of ``draw`` and
+passes ``plan`` back in :class:`DiscardObs`; the discard is still checked.
+
 Solitaire policies (FC-8) implement ``place(obs: PlaceObs)`` returning the
 hand (0..10) and the kind to discard. ``noise`` is a float64 array of
 uniforms when the policy sets ``uses_noise = True``, else ``None``. The
@@ -45,11 +51,14 @@ class DrawObs(NamedTuple):
 
 
 class DiscardObs(NamedTuple):
-    """After the draw: which kind to discard. ``drawn`` is the card just taken."""
+    """After the draw: which kind to discard. ``drawn`` is the card just taken;
+    ``plan`` is what the policy's ``draw_with_plan`` said it would discard if
+    it took the discard (-1 elsewhere), or None for policies without it."""
 
     hand: np.ndarray
     drawn: np.ndarray
     took_discard: np.ndarray
+    plan: np.ndarray | None
     wild: int
     round_no: int
     seat: np.ndarray

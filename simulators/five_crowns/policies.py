@@ -78,14 +78,24 @@ class HeuristicPolicy(Policy):
 
     def draw(self, obs):
         """Take the top card when it lowers the penalty by more than the margin."""
+        return self.draw_with_plan(obs)[0]
+
+    def draw_with_plan(self, obs):
+        """The draw decision and the discard that goes with taking."""
         with_top = obs.hand.copy()
         with_top[np.arange(len(with_top)), obs.top] += 1
-        after, _ = self._best(with_top, obs.wild)
-        return (obs.hand_penalty - after) > self.take_margin
+        after, kind = self._best(with_top, obs.wild)
+        return (obs.hand_penalty - after) > self.take_margin, kind
 
     def discard(self, obs):
-        """The card whose removal leaves the lowest penalty."""
-        return self._best(obs.hand, obs.wild)[1]
+        """The card whose removal leaves the lowest penalty (already known after a take)."""
+        if obs.plan is None:
+            return self._best(obs.hand, obs.wild)[1]
+        choice = obs.plan.copy()
+        open_rows = np.flatnonzero(choice < 0)
+        if open_rows.size:
+            choice[open_rows] = self._best(obs.hand[open_rows], obs.wild)[1]
+        return choice
 
     def go_out(self, obs):
         """Go out when possible, after ``wait_turns`` own turns."""
