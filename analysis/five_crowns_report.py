@@ -49,6 +49,17 @@ def _size(base: int, scale: float) -> int:
     return max(20, round(base * scale))
 
 
+def _estimate(row: dict) -> stats.Estimate:
+    """The Estimate held in a summary row (value, low, high, n)."""
+    return stats.Estimate(row["value"], row["low"], row["high"], row["n"])
+
+
+def _formatted(percent: bool = True, digits: int = 1) -> pl.Expr:
+    """A summary table's estimates as display text, e.g. '12.3% [11.0, 13.6]'."""
+    return pl.struct("value", "low", "high", "n").map_elements(
+        lambda r: _fmt(_estimate(r), percent, digits), return_dtype=pl.String)
+
+
 def _fmt(e: stats.Estimate, percent: bool = True, digits: int = 1) -> str:
     if percent:
         return f"{100 * e.value:.{digits}f}% [{100 * e.low:.{digits}f}, {100 * e.high:.{digits}f}]"
@@ -89,10 +100,7 @@ def summarize_penalties(rounds: pl.DataFrame, n_players: int) -> pl.DataFrame:
 def section_going_out(rounds: pl.DataFrame) -> Section:
     summary = summarize_going_out(rounds)
     wide = summary.with_columns(
-        cell=pl.struct("value", "low", "high", "n").map_elements(
-            lambda r: _fmt(stats.Estimate(r["value"], r["low"], r["high"], r["n"])),
-            return_dtype=pl.String)
-    ).pivot(on="turn", index="round_no", values="cell").sort("round_no")
+        cell=_formatted()).pivot(on="turn", index="round_no", values="cell").sort("round_no")
     wide = wide.rename({str(k): f"by turn {k}" for k in TURNS_SHOWN})
     n = int(summary["n"][0])
     fig, (ax,) = new_figure(7, 3.4)
@@ -110,9 +118,9 @@ def section_going_out(rounds: pl.DataFrame) -> Section:
     early = summary.filter((pl.col("round_no") == 1) & (pl.col("turn") == 1)).row(0, named=True)
     findings = (
         f"In round 1 (3 cards) someone goes out on the first turn of the table in "
-        f"{_fmt(stats.Estimate(**early_vals(early)))} of rounds (n={n:,} per round); "
+        f"{_fmt(_estimate(early))} of rounds (n={n:,} per round); "
         f"in round 11 (13 cards) someone has gone out by everyone's third turn in "
-        f"{_fmt(stats.Estimate(**early_vals(late)))}.",
+        f"{_fmt(_estimate(late))}.",
     )
     return Section(
         key="going-out", title="a. How fast does someone go out? (4 players)",
@@ -125,17 +133,10 @@ def section_going_out(rounds: pl.DataFrame) -> Section:
         findings=findings, summary=summary)
 
 
-def early_vals(row: dict) -> dict:
-    return {"value": row["value"], "low": row["low"], "high": row["high"], "n": row["n"]}
-
-
 def section_penalties(rounds: pl.DataFrame, n_players: int) -> Section:
     summary = summarize_penalties(rounds, n_players)
-    table = summary.with_columns(
-        estimate=pl.struct("value", "low", "high", "n").map_elements(
-            lambda r: _fmt(stats.Estimate(r["value"], r["low"], r["high"], r["n"]), False),
-            return_dtype=pl.String)
-    ).pivot(on="who", index="round_no", values="estimate").sort("round_no")
+    table = (summary.with_columns(estimate=_formatted(percent=False))
+             .pivot(on="who", index="round_no", values="estimate").sort("round_no"))
     n = int(summary["n"][0])
     fig, (ax,) = new_figure(7, 3.4)
     for who, marker in (("all players", "o"), ("first player", "^"), ("dealer", "v")):
@@ -150,7 +151,7 @@ def section_penalties(rounds: pl.DataFrame, n_players: int) -> Section:
     r11 = summary.filter(pl.col("round_no") == 11)
     first = r11.filter(pl.col("who") == "first player").row(0, named=True)
     dealer = r11.filter(pl.col("who") == "dealer").row(0, named=True)
-    first_e, dealer_e = stats.Estimate(**early_vals(first)), stats.Estimate(**early_vals(dealer))
+    first_e, dealer_e = _estimate(first), _estimate(dealer)
     findings = (
         f"In round 11 the first player to draw scores {_fmt(first_e, False)} penalty points "
         f"and the dealer, who plays last, {_fmt(dealer_e, False)} (n={n:,} rounds).",
@@ -212,7 +213,7 @@ def section_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -> 
     def pick(variant: str, metric: str, position: int) -> stats.Estimate:
         row = summary.filter((pl.col("variant") == variant) & (pl.col("metric") == metric)
                              & (pl.col("position") == position)).row(0, named=True)
-        return stats.Estimate(**early_vals(row))
+        return _estimate(row)
 
     findings = (
         f"Full game (11 rounds): the first player to play wins {_fmt(pick('full', 'win share', 1))}"
@@ -245,9 +246,8 @@ def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
             rows.append({"players": n_players, "metric": metric, "value": e.value,
                          "low": e.low, "high": e.high, "n": e.n})
     summary = pl.DataFrame(rows)
-    table = summary.with_columns(estimate=pl.struct("value", "low", "high", "n").map_elements(
-        lambda r: _fmt(stats.Estimate(r["value"], r["low"], r["high"], r["n"]), False, 2),
-        return_dtype=pl.String)).pivot(on="metric", index="players", values="estimate")
+    table = (summary.with_columns(estimate=_formatted(False, 2))
+             .pivot(on="metric", index="players", values="estimate"))
     n = int(summary["n"][0])
     fig, (ax,) = new_figure(6, 3.2)
     part = summary.filter(pl.col("metric") == "mean penalty")
@@ -257,8 +257,8 @@ def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
     ax.set_xlabel("players")
     ax.set_ylabel("mean penalty per player")
     lo, hi = part.row(0, named=True), part.row(-1, named=True)
-    findings = (f"Round 11 penalty per player: {_fmt(stats.Estimate(**early_vals(lo)), False)} "
-                f"with {lo['players']} players, {_fmt(stats.Estimate(**early_vals(hi)), False)} "
+    findings = (f"Round 11 penalty per player: {_fmt(_estimate(lo), False)} "
+                f"with {lo['players']} players, {_fmt(_estimate(hi), False)} "
                 f"with {hi['players']} (n={n:,} rounds each).",)
     return Section(
         key="players", title="e. Two to seven players (round 11)",
