@@ -261,7 +261,7 @@ def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray,
 
     t = np.flatnonzero(taker_pos >= 0)
     if t.size:
-        played = _play_taken(config, dispatch, t, units[t], prefix[t], card_bit[t], hand1[t],
+        played = _play_taken(config, dispatch, units[t], prefix[t], card_bit[t], hand1[t],
                              taker_pos[t], seat_of_position[t], turned[t], dominant[t],
                              dealer[t], None if noise is None else noise[:, t], gather)
         for key, value in played.items():
@@ -277,7 +277,7 @@ def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray,
     )
 
 
-def _play_taken(config, dispatch, rows_in_batch, units, prefix, card_bit, hand1, taker_pos,
+def _play_taken(config, dispatch, units, prefix, card_bit, hand1, taker_pos,
                 seat_of_position, turned, dominant, dealer, noise, gather):
     """Complete, play and score the deals that have a taker (BM-4..BM-11)."""
     n = config.n_players

@@ -11,7 +11,6 @@ import numpy as np
 U32 = np.uint32
 ONE = U32(1)
 ZERO = U32(0)
-FULL32 = U32(0xFFFFFFFF)
 
 
 def card_bits(cards: np.ndarray) -> np.ndarray:
