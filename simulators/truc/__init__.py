@@ -1,0 +1,1 @@
+"""Truc (2 players): rules, batch engine, referee, policies and odds."""
