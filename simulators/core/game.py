@@ -1,0 +1,371 @@
+"""The spec a game fills in so the whole toolkit can play, test and report it.
+
+A game lives in its own package ``simulators/<game>/`` and describes itself
+with one :class:`Game` object, ``GAME``, in ``simulators/<game>/game.py``.
+It is registered as a package entry point in ``pyproject.toml``::
+
+    [project.entry-points."tapisvert.games"]
+    bianco-mano = "simulators.bianco_mano.game:GAME"
+
+(re-run ``pip install -e . --no-deps`` once after adding the line). From then
+on the command line (``tapisvert simulate <game>``, ``compare``, ``sweep``,
+``odds``, ``report``), the runner, the statistics and the conformance suite
+(``tests/test_conformance.py``) find it through :func:`get_game` alone; no
+module of ``analysis/`` names a game outside ``analysis/reports/``.
+
+What a game provides
+--------------------
+``Game``
+    name, title, rule-config dataclass, policy registry, units, headline
+    metrics, conformance hooks, and optionally the "odds with this hand" hook.
+``Unit``
+    one thing the game can simulate independently: a deal, a round, a whole
+    game… Each unit names the tables its ``play`` function returns, the id
+    column those tables carry, how to turn them into per-seat scores, what
+    that score means, and its metrics.
+``Metric``
+    a headline rate or mean declared as polars expressions over one table
+    (*declared, not computed*: ``analysis`` evaluates them lazily over a
+    whole run and attaches intervals).
+``Conformance``
+    what the shared conformance suite needs: example configs, a referee
+    replay, card conservation, the game's own invariants on real tables,
+    and bad inputs that must be refused.
+``Odds``
+    a question dataclass (its fields become ``tapisvert odds`` flags), a
+    play function returning one row per simulated deal and decision, and
+    metrics evaluated per decision.
+
+The report
+----------
+A game's report is the module ``analysis.reports.<slug>`` (``slug`` is the
+name with ``-`` replaced by ``_``, e.g. ``analysis/reports/bianco_mano.py``),
+found by that convention; see ``analysis/reporting.py`` for what it
+declares. It is the only place in ``analysis/`` that imports the game.
+
+Contract of a ``play`` function
+-------------------------------
+``play(config, policies, first, count, seed) -> dict[str, pl.DataFrame]``
+plays units ``first .. first + count - 1`` of ``seed`` with ``policies``
+(one policy object for every seat, or a sequence of one per seat) and
+returns every table named in ``Unit.tables``. Requirements, all checked by
+the conformance suite:
+
+* each table has the unit's ``id_column``; its rows are sorted by it (and
+  by any within-unit column, e.g. ``deal_no``, ``seat``);
+* unit ``i``'s rows depend only on ``(config, policies, seed, i)``: every
+  random number comes from ``simulators.core.rng.draw_per_unit`` on the
+  unit ids, never from the batch size, so any chunking gives identical
+  tables;
+* bad input (``count < 1``, ``first < 0``, the wrong number of policies, a
+  policy lacking a decision method) raises ``ValueError`` naming it;
+* an action the rules forbid raises ``simulators.core.dispatch.IllegalAction``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from simulators.core.params import Policy, policy_from_registry
+
+ENTRY_POINT_GROUP = "tapisvert.games"
+
+Tables = dict[str, pl.DataFrame]
+PlayFunction = Callable[[Any, Any, int, int, int], Tables]
+"""``play(config, policies, first, count, seed) -> {table name: DataFrame}``."""
+
+
+@dataclass(frozen=True, eq=False)
+class Metric:
+    """A headline figure of one table, declared as polars expressions.
+
+    ``kind="rate"``: the share of rows satisfying ``where`` for which the
+    boolean expression ``value`` holds (Wilson interval); ``kind="mean"``:
+    the mean of the numeric expression ``value`` over rows satisfying
+    ``where`` (Student-t interval). ``where=None`` means every row.
+
+    Parameters
+    ----------
+    name : identifier (``take_rate``), used in tables and ``--metric``.
+    label : short human text (``"take rate"``).
+    kind : ``"rate"`` or ``"mean"``.
+    value : boolean event (rate) or numeric value (mean), e.g.
+        ``pl.col("outcome") != "all_pass"``.
+    where : the rows counted (the denominator), e.g. only taken deals.
+    doc : one sentence for reports and ``--help`` (what exactly is counted).
+
+    Examples
+    --------
+    >>> taken = pl.col("outcome") != "all_pass"
+    >>> Metric("contract_success", "contract success", "rate",
+    ...        pl.col("outcome").is_in(["made", "capo"]), where=taken)  # doctest: +SKIP
+    """
+
+    name: str
+    label: str
+    kind: Literal["rate", "mean"]
+    value: pl.Expr
+    where: pl.Expr | None = None
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("rate", "mean"):
+            raise ValueError(f"Metric {self.name!r}: kind must be 'rate' or 'mean', "
+                             f"got {self.kind!r}")
+
+
+def rate(name: str, label: str, event: pl.Expr, where: pl.Expr | None = None,
+         doc: str = "") -> Metric:
+    """A rate metric: share of ``where`` rows where ``event`` holds."""
+    return Metric(name, label, "rate", event, where, doc)
+
+
+def mean(name: str, label: str, value: pl.Expr, where: pl.Expr | None = None,
+         doc: str = "") -> Metric:
+    """A mean metric: mean of ``value`` over ``where`` rows."""
+    return Metric(name, label, "mean", value, where, doc)
+
+
+@dataclass(frozen=True, eq=False)
+class Unit:
+    """One kind of independent sample a game can simulate (a deal, a round, a game).
+
+    Parameters
+    ----------
+    name : plural noun, also the command-line flag: ``"deals"`` gives
+        ``--deals N``.
+    singular : ``"deal"`` (progress bars, "score per deal").
+    tables : names of the tables ``play`` returns; each becomes a folder of
+        Parquet parts in a run directory.
+    id_column : the column numbering units in every table (``"deal_id"``).
+    default_chunk : units per chunk in the runner (aim for ~1 s of work and
+        a few tens of MB per chunk).
+    play : see the module docstring.
+    seat_scores : ``seat_scores(tables, config) -> ndarray (count, seats)``,
+        one row per unit in id order, higher is better for the seat. This is
+        what ``compare`` and ``sweep`` add up for the seats under study.
+    score : what one score means, in words printed beside every figure
+        (``"score change per deal, BM-10 points (zero-sum)"``).
+    summary_table : the table the ``metrics`` read.
+    metrics : headline figures of ``summary_table`` (see :class:`Metric`).
+    cluster : a column of ``summary_table`` grouping rows that are *not*
+        independent (``"game_id"`` when the summary rows are the deals of
+        whole games); ``None`` when every row is its own unit.
+    policy_methods : decision methods every policy for this unit must have
+        (checked once when the experiment is built).
+    seats : number of seats for a config (``None``: the game's ``players``).
+    default_size : the command line's default number of units.
+    doc : one line for ``--help``.
+    """
+
+    name: str
+    singular: str
+    tables: tuple[str, ...]
+    id_column: str
+    default_chunk: int
+    play: PlayFunction
+    seat_scores: Callable[[Tables, Any], np.ndarray]
+    score: str
+    summary_table: str
+    metrics: tuple[Metric, ...] = ()
+    cluster: str | None = None
+    policy_methods: tuple[str, ...] = ()
+    seats: Callable[[Any], int] | None = None
+    default_size: int = 100_000
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.summary_table not in self.tables:
+            raise ValueError(f"Unit {self.name!r}: summary_table {self.summary_table!r} is not "
+                             f"one of its tables {self.tables}")
+        if self.default_chunk < 1 or self.default_size < 1:
+            raise ValueError(f"Unit {self.name!r}: default_chunk and default_size must be >= 1")
+
+
+@dataclass(frozen=True, eq=False)
+class Conformance:
+    """What ``simulators.core.conformance`` needs to check a game.
+
+    Parameters
+    ----------
+    configs : a few rule configs covering the player counts and the options
+        that change play (each is played and replayed by the suite).
+    replay : ``replay(unit_name, config, policies, first, count, seed) -> int``
+        plays units with the engine and replays every one through the
+        independent referee from its record (deck order + decisions); raises
+        ``AssertionError`` naming the unit and the difference on the first
+        disagreement; returns the number of units (or deals) checked. Units
+        without a referee may be skipped (return 0) — say so in ``doc``.
+    conservation : ``conservation(config, policies, first, count, seed)``
+        plays units of the game's first unit and asserts that every card of
+        the deck is accounted for exactly once (hands, tricks, piles…).
+    invariants : ``invariants(unit_name, config, tables)`` asserts the game's
+        own laws on real tables: point totals, zero-sum scores, value
+        ranges… (``AssertionError`` with a message).
+    bad_options : rule options the config must refuse with ``ValueError``,
+        e.g. ``({"n_players": 2}, "n_players")``: (options, text the message
+        must contain).
+    doc : anything the suite should know (units without a referee…).
+    """
+
+    configs: tuple[Any, ...]
+    replay: Callable[..., int]
+    conservation: Callable[..., None]
+    invariants: Callable[[str, Any, Tables], None]
+    bad_options: tuple[tuple[Mapping[str, Any], str], ...] = ()
+    doc: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class Odds:
+    """"What are my odds with this hand?" for one game.
+
+    Parameters
+    ----------
+    question : a frozen dataclass whose fields describe the situation (the
+        hand, the position…); every field becomes a ``tapisvert odds`` flag
+        of the field's type, required when it has no default. Document each
+        field with ``field(metadata={"doc": ...})``.
+    play : ``play(config, policies, question, count, seed) -> pl.DataFrame``:
+        one row per simulated deal and decision, with a string column
+        ``decision`` (e.g. ``"take"``, ``"pass"``); raises ``ValueError`` for
+        an impossible situation.
+    metrics : evaluated on the rows of each decision.
+    describe : ``describe(config, question) -> str``, the heading line.
+    """
+
+    question: type
+    play: Callable[..., pl.DataFrame]
+    metrics: tuple[Metric, ...]
+    describe: Callable[[Any, Any], str]
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """Everything the toolkit knows about one game.
+
+    Parameters
+    ----------
+    name : command-line name, lowercase with hyphens (``"bianco-mano"``).
+    title : display name (``"Bianco Mano"``).
+    config : the rule-config class: a frozen dataclass whose fields are the
+        rule options (each with a default, validated in ``__post_init__``
+        with a ``ValueError`` naming the option); ``--option NAME=VALUE``
+        values are typed from these fields.
+    policies : registry ``name -> Policy subclass`` (``simulators.core.params``).
+    units : what can be simulated; the first is the default.
+    conformance : hooks of the conformance suite.
+    players : number of seats of a config (default ``config.n_players``).
+    default_policy : the policy used when none is given.
+    random_policy : the registry name of random legal play (conformance).
+    odds : the odds hook, or ``None`` if the game has no odds command yet.
+    rules_doc : path of the project's rule text, cited in error messages.
+    """
+
+    name: str
+    title: str
+    config: type
+    policies: Mapping[str, type[Policy]]
+    units: tuple[Unit, ...]
+    conformance: Conformance
+    players: Callable[[Any], int] = field(default=lambda config: config.n_players)
+    default_policy: str = "heuristic"
+    random_policy: str = "random"
+    odds: Odds | None = None
+    rules_doc: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.units:
+            raise ValueError(f"Game {self.name!r} declares no unit")
+        names = [u.name for u in self.units]
+        if len(set(names)) != len(names):
+            raise ValueError(f"Game {self.name!r}: unit names must be distinct, got {names}")
+        if not dataclasses.is_dataclass(self.config):
+            raise ValueError(f"Game {self.name!r}: config must be a dataclass")
+        for policy in (self.default_policy, self.random_policy):
+            if policy not in self.policies:
+                raise ValueError(f"Game {self.name!r}: policy {policy!r} is not registered")
+
+    def __reduce__(self):
+        # Travel to worker processes by name: the worker loads its own copy.
+        return get_game, (self.name,)
+
+    @property
+    def slug(self) -> str:
+        """The name as a module name: ``bianco_mano`` (report module, docs, tests)."""
+        return self.name.replace("-", "_")
+
+    def unit(self, name: str) -> Unit:
+        """A unit by name, or a ValueError listing the units."""
+        for unit in self.units:
+            if unit.name == name:
+                return unit
+        raise ValueError(f"unit must be one of {', '.join(u.name for u in self.units)} for "
+                         f"{self.name}, got {name!r}")
+
+    def make_config(self, **options: Any):
+        """The validated rule config; an unknown option is named with the known ones."""
+        known = [f.name for f in dataclasses.fields(self.config)]
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"unknown rule option(s) for {self.name}: {', '.join(unknown)} "
+                             f"(options: {', '.join(known)})")
+        return self.config(**options)
+
+    def make_policy(self, name: str, **params: Any) -> Policy:
+        """A registered policy by name with validated parameters."""
+        return policy_from_registry(dict(self.policies), self.title, name, **params)
+
+    def seats(self, unit: Unit, config: Any) -> int:
+        """Number of seats a unit is played with."""
+        return unit.seats(config) if unit.seats is not None else self.players(config)
+
+
+# ------------------------------------------------------------------ registry
+
+
+@cache
+def games() -> dict[str, Game]:
+    """Every registered game by name (entry point group ``tapisvert.games``), sorted."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, Game] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        game = point.load()
+        if not isinstance(game, Game):
+            raise TypeError(f"entry point {point.name!r} = {point.value!r} is not a Game")
+        if game.name != point.name:
+            raise ValueError(f"entry point {point.name!r} loads a Game named {game.name!r}")
+        found[game.name] = game
+    return dict(sorted(found.items()))
+
+
+def game_names() -> tuple[str, ...]:
+    """Names of the registered games, sorted."""
+    return tuple(games())
+
+
+def get_game(name: str | Game) -> Game:
+    """A registered game by name (a Game is returned as is)."""
+    if isinstance(name, Game):
+        return name
+    try:
+        return games()[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r} (known: {', '.join(games()) or 'none'}; "
+                         "a new game needs an entry point in group "
+                         f"{ENTRY_POINT_GROUP!r})") from None
+
+
+def policy_sequence(policies: Any) -> list:
+    """One policy or a sequence of policies as a list (helper for hooks)."""
+    if isinstance(policies, Sequence) and not isinstance(policies, str):
+        return list(policies)
+    return [policies]
