@@ -1,0 +1,725 @@
+"""Truc vectorized batch engine (RULINGS TR-1..TR-6).
+
+A batch of N deals advances in lockstep: the card call hand after hand, then
+each of the at most six card slots (a proposal, its answer, the card), each
+step a handful of numpy operations over the rows still in play, with hands
+as uint32 bitmasks (``rules.py``). There is no Python loop over deals.
+
+Why a dedicated three-trick loop rather than the shared kernel's: Truc has no
+duty to follow (TR-3) so there is no legal mask to compute, a trick has two
+cards, and the deal's bookkeeping (pourri tricks awarded later, proposals and
+their answers between cards, deals ending after two tricks or on a refusal)
+is the whole job. The loop keeps each state array in *trick order* (column 0
+= the current trick's leader, column 1 = the other player) and swaps the
+columns of the rows whose leader changes after a trick, so that every
+observation a policy receives is a view, not a gather; rows that end are
+compacted away at once. Only the card encoding is shared.
+
+Entry points:
+
+* :func:`simulate_deals` — independent deals from fresh shuffles; deal ``i``
+  is dealt by seat ``i % 2``, at fixed manche scores.
+* :func:`simulate_matches` — whole matches (TR-6): manches to ``target``,
+  the deal alternating, two manches won.
+
+All randomness comes from :mod:`simulators.core.rng`: a deal's deck and
+policy noise depend only on (seed, unit id, step), on separate streams, so
+two policies compared on the same seed play the same deals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import polars as pl
+
+from simulators.core import bits, rng
+from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
+from simulators.core.dispatch import SeatDispatch, reject
+from simulators.core.params import check_count
+from simulators.truc import rules as R
+from simulators.truc.observations import CallObs, PlayObs
+
+U32 = np.uint32
+I8 = np.int8
+ONE = U32(1)
+
+STREAM_SHUFFLE, STREAM_NOISE = 0, 2
+POLICY_METHODS = ("call", "propose", "answer", "play")
+NO_CARD = I8(-1)
+POURRI_WINNER = -1  # trick winner code of a pourri trick in the engine's arrays
+UNPLAYED_WINNER = -2
+
+
+class Dispatch(SeatDispatch):
+    """Routes each Truc decision to the policy of the acting seat."""
+
+    def __init__(self, policies):
+        super().__init__(policies, R.N_SEATS, POLICY_METHODS, "Truc")
+
+
+class DealArrays(NamedTuple):
+    """Per-deal results and records of one batch, one row per deal.
+
+    Seats are 0/1; -1 marks an absent value (no card, no winner).
+
+    ============  ===========  ==================================================
+    field         shape        meaning
+    ============  ===========  ==================================================
+    dealer        (N,) int8    dealer seat
+    deck          (N,32) int8  the deck, top first (hand k = cards 6k..6k+5, TR-2)
+    scores        (N,2) int8   manche scores of seats 0 and 1 before the deal
+    calls         (N,10) int8  card call k: column 2k non-dealer, 2k+1 dealer;
+                               1 ask, 0 play, -1 not asked
+    hand_no       (N,) int8    hand played (0 = first dealt), -1 abandoned (TR-2)
+    plays         (N,6) int8   card of each slot (2*trick + position), -1 unplayed
+    leaders       (N,3) int8   seat leading each trick, -1 unplayed
+    trick_winners (N,3) int8   seat winning each trick, -1 pourri, -2 unplayed (TR-3)
+    proposed      (N,6) int8   stake proposed before the slot's card, 0 none (TR-4/5)
+    answers       (N,6) int8   REFUSE/ACCEPT/COUNTER, -1 no proposal
+    counters      (N,6) int8   counter-banco stake, 0 none (TR-5)
+    replies       (N,6) int8   the proposer's reply to the counter, -1 none
+    stakes        (N,6) int8   stake in force when the slot's card was played, 0 unplayed
+    stake         (N,) int8    final stake
+    outcome       (N,) int8    PLAYED, REFUSED, NULL or ABANDONED
+    winner        (N,) int8    seat scoring the deal, -1 none
+    points        (N,) int8    points the winner scores
+    ============  ===========  ==================================================
+    """
+
+    dealer: np.ndarray
+    deck: np.ndarray
+    scores: np.ndarray
+    calls: np.ndarray
+    hand_no: np.ndarray
+    plays: np.ndarray
+    leaders: np.ndarray
+    trick_winners: np.ndarray
+    proposed: np.ndarray
+    answers: np.ndarray
+    counters: np.ndarray
+    replies: np.ndarray
+    stakes: np.ndarray
+    stake: np.ndarray
+    outcome: np.ndarray
+    winner: np.ndarray
+    points: np.ndarray
+
+    @property
+    def deltas(self) -> np.ndarray:
+        """(N, 2) points scored by seats 0 and 1."""
+        seats = np.arange(R.N_SEATS)
+        return np.where(self.winner[:, None] == seats, self.points[:, None], 0).astype(I8)
+
+
+def dealt_hands(deck: np.ndarray) -> np.ndarray:
+    """(N, 10) uint32: column 2k the non-dealer's, 2k+1 the dealer's k-th hand (TR-2)."""
+    cards = bits.card_bits(deck[:, :R.MAX_HANDS * R.DEAL_SIZE])
+    return np.bitwise_or.reduce(cards.reshape(len(deck), 2 * R.MAX_HANDS, R.HAND_SIZE), axis=2)
+
+
+def _card_call(config, dispatch, hands, dealer, scores, noise, units, calls, force):
+    """Play the card call (TR-2); returns the hand number played per row (-1 abandoned).
+
+    ``scores`` is (N, 2) by role (non-dealer, dealer). ``force`` = (role,
+    ask) fixes that role's first answer (odds for a concrete hand).
+    """
+    n = len(dealer)
+    hand_no = np.zeros(n, dtype=I8)
+    if not config.card_call:
+        return hand_no
+    seat_of_role = (np.stack([1 - dealer, dealer], axis=1)).astype(I8)
+    calling = np.arange(n)
+    for k in range(R.MAX_HANDS):
+        last = k == R.MAX_HANDS - 1
+        for role in (0, 1):
+            if not calling.size:
+                break
+            column = 2 * k + role
+            obs = CallObs(
+                hands[calling, column], seat_of_role[calling, role], bool(role), k, last,
+                np.bitwise_or.reduce(hands[calling, role:column:2], axis=1) if k else
+                np.zeros(calling.size, U32),
+                scores[calling, role], scores[calling, 1 - role], config.target,
+                None if noise is None else noise[column][calling])
+            if force is not None and k == 0 and force[0] == role:
+                ask = np.full(calling.size, bool(force[1]))
+            else:
+                ask = dispatch("call", obs, obs.seat, bool)
+            calls[calling, column] = ask
+            calling = calling[ask]  # a player who plays ends the call (TR-2)
+        if not calling.size:
+            break
+        if last:
+            hand_no[calling] = -1  # TR-2: both asked and the stock cannot deal six cards
+        else:
+            hand_no[calling] = k + 1
+    return hand_no
+
+
+class _Trick(NamedTuple):
+    """State of the rows still in play, each two-column array in trick order."""
+
+    ids: np.ndarray  # (M,) row in the batch
+    hand: np.ndarray  # (M, 2) uint32
+    seat: np.ndarray  # (M, 2) int8
+    is_dealer: np.ndarray  # (M, 2) bool
+    score: np.ndarray  # (M, 2) int8
+    discarded: np.ndarray  # (M, 2) uint32
+    cards: np.ndarray  # (M, 2, 3) int8
+    results: np.ndarray  # (M, 2, 3) int8 (R.UNPLAYED, WON, LOST, POURRI)
+    led: np.ndarray  # (M, 2, 3) bool
+    stakes: np.ndarray  # (M, 6) int8
+    stake: np.ndarray  # (M,) int8
+    winners: np.ndarray  # (M, 3) int8 trick winner seat, -1 pourri, -2 unplayed
+
+
+_PAIRED = ("hand", "seat", "is_dealer", "score", "discarded", "cards", "results", "led")
+
+
+def _take(state: _Trick, keep: np.ndarray) -> _Trick:
+    """The rows ``keep`` (bool mask or indices) of every state array."""
+    return _Trick(*(a[keep] for a in state))
+
+
+def _swap(state: _Trick, rows: np.ndarray) -> _Trick:
+    """Swap the two columns of the paired arrays where ``rows`` (bool) is set."""
+    if not rows.any():
+        return state
+    out = state._asdict()
+    for name in _PAIRED:
+        a = out[name]
+        swapped = a[:, ::-1]
+        cond = rows.reshape((-1,) + (1,) * (a.ndim - 1))
+        out[name] = np.where(cond, swapped, a)
+    return _Trick(**out)
+
+
+def _obs(state, me, trick, position, to_play, proposal, banco, counter, countering,
+         target, noise) -> PlayObs:
+    """The observation of column ``me`` of ``state`` (views where possible)."""
+    other = 1 - me
+    table = state.cards[:, 0, trick] if position == 1 else np.full(len(state.ids), NO_CARD)
+    return PlayObs(
+        state.hand[:, me], state.seat[:, me], state.is_dealer[:, me], trick, position, to_play,
+        table, state.cards[:, me], state.cards[:, other], state.results[:, me],
+        state.led[:, me], state.stakes, state.stake, proposal, banco, counter, countering,
+        state.score[:, me], state.score[:, other], target, state.discarded[:, me], noise)
+
+
+class _Out(NamedTuple):
+    """Full-size result arrays, written by row id as rows end."""
+
+    plays: np.ndarray
+    leaders: np.ndarray
+    trick_winners: np.ndarray
+    proposed: np.ndarray
+    answers: np.ndarray
+    counters: np.ndarray
+    replies: np.ndarray
+    stakes: np.ndarray
+    stake: np.ndarray
+    outcome: np.ndarray
+    winner: np.ndarray
+    points: np.ndarray
+
+
+def _finish(out: _Out, state: _Trick, rows, outcome, winner, points) -> None:
+    """Write the final results of ``rows`` (indices into ``state``)."""
+    ids = state.ids[rows]
+    out.stakes[ids] = state.stakes[rows]
+    out.stake[ids] = state.stake[rows]
+    out.outcome[ids] = outcome
+    out.winner[ids] = winner
+    out.points[ids] = points
+    out.trick_winners[ids] = state.winners[rows]
+
+
+def _proposals(config, dispatch, state, out, me, trick, position, noise, units):
+    """TR-4, TR-5: a proposal before the card of column ``me``; returns the rows still in play."""
+    slot = 2 * trick + position
+    target = config.target
+    stake = state.stake
+    proposal = np.minimum(2 * stake, target - state.score[:, me]).astype(I8)
+    can = proposal > stake  # TR-5: a proposal must raise the stake
+    asked = np.flatnonzero(can)
+    if not asked.size:
+        return state
+    everyone = asked.size == len(stake)
+    sub = state if everyone else _take(state, asked)
+    zeros = np.zeros(asked.size, dtype=I8)
+    noise_at = _noise_getter(noise, state.ids)
+    base = R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot
+    banco = proposal[asked] < 2 * sub.stake
+    obs = _obs(sub, me, trick, position, True, proposal[asked], banco, zeros, False, target,
+               noise_at(base, None if everyone else asked))
+    proposes = dispatch("propose", obs, obs.seat, bool)
+    p = asked[proposes]
+    if not p.size:
+        return state
+    sub = _take(state, p)
+    offered = proposal[p]
+    banco = banco[proposes]
+    other = 1 - me
+    lacks = (target - sub.score[:, other]).astype(I8)
+    counter = np.where(banco & (lacks > offered) & config.counter_banco, lacks, 0).astype(I8)
+    obs = _obs(sub, other, trick, position, False, offered, banco, counter, False, target,
+               noise_at(base + 1, p))
+    answer = dispatch("answer", obs, obs.seat, I8)
+    bad = (answer < 0) | (answer > R.COUNTER) | ((answer == R.COUNTER) & (counter == 0))
+    reject(bad, units[sub.ids], "answer", lambda i: (
+        f"{int(answer[i])} by seat {int(obs.seat[i])} to a proposal of {int(offered[i])}"
+        f" (counter-banco {'allowed' if counter[i] else 'not allowed'}) (TR-4/TR-5)"))
+    ids = sub.ids
+    out.proposed[ids, slot] = offered
+    out.answers[ids, slot] = answer
+    out.counters[ids, slot] = np.where(answer == R.COUNTER, counter, 0)
+    new_stake = np.where(answer == R.ACCEPT, offered, state.stake[p])
+    ended = np.zeros(len(stake), dtype=bool)
+    refused = np.flatnonzero(answer == R.REFUSE)
+    if refused.size:  # TR-4: the proposer scores the stake before the proposal
+        rows = p[refused]
+        _finish(out, state, rows, R.REFUSED, state.seat[rows, me], state.stake[rows])
+        ended[rows] = True
+    countered = np.flatnonzero(answer == R.COUNTER)
+    if countered.size:  # TR-5: the counter accepts the banco and proposes more
+        rows = p[countered]
+        csub = _take(state, rows)
+        csub = csub._replace(stake=offered[countered])
+        obs = _obs(csub, me, trick, position, True, counter[countered],
+                   np.zeros(rows.size, dtype=bool), np.zeros(rows.size, dtype=I8), True, target,
+                   noise_at(base + 2, rows))
+        reply = dispatch("answer", obs, obs.seat, I8)
+        reject((reply != R.REFUSE) & (reply != R.ACCEPT), units[csub.ids], "reply", lambda i: (
+            f"{int(reply[i])} to a counter-banco: accept (1) or refuse (0) only (TR-5)"))
+        out.replies[csub.ids, slot] = reply
+        new_stake[countered] = np.where(reply == R.ACCEPT, counter[countered], offered[countered])
+        no = np.flatnonzero(reply == R.REFUSE)
+        if no.size:  # the counter-proposer scores the banco stake
+            state.stake[rows[no]] = offered[countered][no]
+            _finish(out, state, rows[no], R.REFUSED, state.seat[rows[no], other],
+                    offered[countered][no])
+            ended[rows[no]] = True
+    state.stake[p] = new_stake
+    return _take(state, ~ended) if ended.any() else state
+
+
+def _noise_getter(noise, ids):
+    """noise_at(slot, rows=None): the uniforms of a decision slot for the given rows."""
+    if noise is None:
+        return lambda slot, rows=None: None
+    return lambda slot, rows=None: noise[slot][ids if rows is None else ids[rows]]
+
+
+def _play_tricks(config, dispatch, hands, hand_no, dealer, scores, noise, units, out):
+    """TR-3..TR-5: the tricks, with proposals before each card, of the rows with a hand."""
+    rows = np.flatnonzero(hand_no >= 0)
+    m = rows.size
+    if not m:
+        return
+    col = 2 * hand_no[rows].astype(np.intp)
+    d = dealer[rows]
+    nd_cards = hands[rows, col]
+    d_cards = hands[rows, col + 1]
+    # the discards of each role: every earlier hand of that role (TR-2)
+    nd_disc = _even_prefix(hands[rows], col)
+    d_disc = _even_prefix(hands[rows], col + 1)
+    state = _Trick(
+        ids=rows,
+        hand=np.stack([nd_cards, d_cards], axis=1),
+        seat=np.stack([1 - d, d], axis=1).astype(I8),
+        is_dealer=np.tile(np.array([False, True]), (m, 1)),
+        score=np.stack([scores[rows, 0], scores[rows, 1]], axis=1).astype(I8),
+        discarded=np.stack([nd_disc, d_disc], axis=1),
+        cards=np.full((m, 2, R.N_TRICKS), NO_CARD, dtype=I8),
+        results=np.zeros((m, 2, R.N_TRICKS), dtype=I8),
+        led=np.zeros((m, 2, R.N_TRICKS), dtype=bool),
+        stakes=np.zeros((m, R.N_SLOTS), dtype=I8),
+        stake=np.full(m, R.START_STAKE, dtype=I8),
+        winners=np.full((m, R.N_TRICKS), UNPLAYED_WINNER, dtype=I8),
+    )
+    target = config.target
+    for trick in range(R.N_TRICKS):
+        state.led[:, 0, trick] = True
+        for position in (0, 1):
+            slot = 2 * trick + position
+            state = _proposals(config, dispatch, state, out, position, trick, position, noise,
+                               units)
+            if not state.ids.size:
+                return
+            noise_at = _noise_getter(noise, state.ids)
+            zeros = np.zeros(state.ids.size, dtype=I8)
+            obs = _obs(state, position, trick, position, True, zeros, zeros.astype(bool), zeros,
+                       False, target, noise_at(R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot + 3))
+            card = dispatch("play", obs, obs.seat, I8)
+            hand = state.hand[:, position]
+            bad = (card < 0) | (card >= R.N_CARDS)
+            bad |= ((hand >> np.clip(card, 0, 31).astype(U32)) & ONE) == 0
+            reject(bad, units[state.ids], "play", lambda i, c=card, s=obs.seat, h=hand, t=trick: (
+                f"{int(c[i])} by seat {int(s[i])} in trick {t + 1}: not in hand "
+                f"{R.format_cards(bits.cards_of(int(h[i])))} (TR-3)"))
+            state.hand[:, position] = hand ^ bits.card_bits(card)
+            state.cards[:, position, trick] = card
+            state.stakes[:, slot] = state.stake
+            out.plays[state.ids, slot] = card
+            if position == 0:
+                out.leaders[state.ids, trick] = state.seat[:, 0]
+        state = _end_trick(state, out, trick)
+        if not state.ids.size:
+            return
+
+
+def _even_prefix(hands, col):
+    """OR of the same role's hands dealt before column ``col`` (own discards)."""
+    m = len(col)
+    acc = np.zeros(m, dtype=U32)
+    for c in range(2 * R.MAX_HANDS):
+        acc |= np.where((c < col) & ((c & 1) == (col & 1)), hands[:, c], 0).astype(U32)
+    return acc
+
+
+def _end_trick(state: _Trick, out: _Out, trick: int) -> _Trick:
+    """TR-3: compare the two cards, award the trick, end decided deals, set the next leader."""
+    lead_rank = state.cards[:, 0, trick] >> 2
+    reply_rank = state.cards[:, 1, trick] >> 2
+    leader_wins = lead_rank < reply_rank
+    follower_wins = reply_rank < lead_rank
+    pourri = ~leader_wins & ~follower_wins
+    state.results[:, 0, trick] = np.where(pourri, R.POURRI, np.where(leader_wins, R.WON, R.LOST))
+    state.results[:, 1, trick] = np.where(pourri, R.POURRI, np.where(leader_wins, R.LOST, R.WON))
+    state.winners[:, trick] = np.where(
+        pourri, POURRI_WINNER, np.where(leader_wins, state.seat[:, 0], state.seat[:, 1]))
+    if trick == 0:
+        return _swap(state, follower_wins)
+    w0, w1 = state.winners[:, 0], state.winners[:, 1]
+    if trick == 1:
+        over = ((w0 >= 0) & (w0 == w1)) | ((w0 < 0) != (w1 < 0))
+        winner = np.where(w0 >= 0, w0, w1)
+    else:
+        over = np.ones(len(w0), dtype=bool)
+        w2 = state.winners[:, 2]
+        winner = np.where(w0 < 0, w2, np.where(w2 < 0, w0, w2))
+    done = np.flatnonzero(over)
+    if done.size:
+        null = winner[done] < 0
+        _finish(out, state, done, np.where(null, R.NULL, R.PLAYED), winner[done],
+                np.where(null, 0, state.stake[done]))
+        state = _take(state, ~over)
+        follower_wins = follower_wins[~over]
+    return _swap(state, follower_wins)
+
+
+def play_batch(config: R.TrucConfig, dispatch: Dispatch, deck: np.ndarray, dealer: np.ndarray,
+               scores: np.ndarray, noise: np.ndarray | None, units: np.ndarray,
+               force: tuple[int, bool] | None = None) -> DealArrays:
+    """Play one deal per row; pure given its inputs.
+
+    ``deck`` (N, 32) int8 top first; ``scores`` (N, 2) int8 by seat;
+    ``noise`` (N_DECISIONS, N) float32 uniforms or None; ``units`` the row ids
+    for error messages; ``force`` = (role, ask) fixes the first card-call
+    answer of the non-dealer (role 0) or dealer (role 1).
+    """
+    n = len(deck)
+    dealer = np.asarray(dealer, dtype=I8)
+    scores = np.asarray(scores, dtype=I8)
+    hands = dealt_hands(deck)
+    by_role = np.stack([np.take_along_axis(scores, (1 - dealer)[:, None].astype(np.intp), 1)[:, 0],
+                        np.take_along_axis(scores, dealer[:, None].astype(np.intp), 1)[:, 0]],
+                       axis=1)
+    calls = np.full((n, R.CALL_SLOTS), -1, dtype=I8)
+    hand_no = _card_call(config, dispatch, hands, dealer, by_role, noise, units, calls, force)
+    out = _Out(
+        plays=np.full((n, R.N_SLOTS), NO_CARD, I8), leaders=np.full((n, R.N_TRICKS), -1, I8),
+        trick_winners=np.full((n, R.N_TRICKS), UNPLAYED_WINNER, I8),
+        proposed=np.zeros((n, R.N_SLOTS), I8), answers=np.full((n, R.N_SLOTS), -1, I8),
+        counters=np.zeros((n, R.N_SLOTS), I8), replies=np.full((n, R.N_SLOTS), -1, I8),
+        stakes=np.zeros((n, R.N_SLOTS), I8), stake=np.full(n, R.START_STAKE, I8),
+        outcome=np.full(n, R.ABANDONED, I8), winner=np.full(n, -1, I8), points=np.zeros(n, I8),
+    )
+    _play_tricks(config, dispatch, hands, hand_no, dealer, by_role, noise, units, out)
+    return DealArrays(dealer=dealer, deck=deck, scores=scores, calls=calls, hand_no=hand_no,
+                      **out._asdict())
+
+
+# ---------------------------------------------------------------- randomness
+
+
+def _shuffles(gen, size):
+    return rng.permutations(gen, size, R.N_CARDS)
+
+
+def _noise(entropy, units, step):
+    draws = rng.draw_per_unit(entropy, units, STREAM_NOISE,
+                              lambda gen, size: rng.uniforms(gen, size, R.N_DECISIONS), step)
+    return np.ascontiguousarray(draws.T)
+
+
+# ---------------------------------------------------------------- records and tables
+
+
+def record_of(a: DealArrays, i: int) -> R.DealRecord:
+    """Plain-Python replayable record of row i (see rules.DealRecord)."""
+    proposals = tuple(
+        R.Proposal(slot, int(a.answers[i, slot]), int(a.replies[i, slot]))
+        for slot in range(R.N_SLOTS) if a.proposed[i, slot] > 0
+    )
+    return R.DealRecord(
+        dealer=int(a.dealer[i]), deck=tuple(int(c) for c in a.deck[i]),
+        scores=(int(a.scores[i, 0]), int(a.scores[i, 1])),
+        calls=tuple(bool(c) for c in a.calls[i] if c >= 0),
+        plays=tuple(int(c) for c in a.plays[i] if c >= 0), proposals=proposals,
+    )
+
+
+def _null_where(name: str, values: np.ndarray, missing: np.ndarray) -> pl.Series:
+    """A column with nulls where ``missing``."""
+    return pl.Series(name, values).set(pl.Series(missing), None) if missing.any() else \
+        pl.Series(name, values)
+
+
+def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
+    """Tidy per-deal table, one row per deal.
+
+    Hands are uint32 masks (:func:`simulators.core.bits.cards_of` lists them,
+    ``rules.format_cards`` writes them), 0 where not dealt. Per trick ``t``:
+    ``lead_t``/``reply_t`` cards, ``leader_t`` seat and ``trick_t`` winner
+    seat (-1 pourri), null when unplayed. Proposals are summarized here and
+    listed one per row by :func:`proposal_table`.
+    """
+    hands = dealt_hands(a.deck)
+    dealt = np.arange(R.MAX_HANDS)[None, :] <= np.where(a.hand_no < 0, R.MAX_HANDS - 1,
+                                                         a.hand_no)[:, None]
+    if not np.any(a.calls >= 0):  # no card call played (config.card_call false)
+        dealt[:, 1:] = False
+    columns: dict[str, object] = dict(extra)
+    columns.update({
+        "dealer": a.dealer, "score_0": a.scores[:, 0], "score_1": a.scores[:, 1],
+        "hands_dealt": dealt.sum(axis=1).astype(I8), "hand_no": a.hand_no,
+    })
+    for k in range(R.MAX_HANDS):
+        columns[f"hand_{k}_nondealer"] = np.where(dealt[:, k], hands[:, 2 * k], 0).astype(U32)
+        columns[f"hand_{k}_dealer"] = np.where(dealt[:, k], hands[:, 2 * k + 1], 0).astype(U32)
+    series = [pl.Series(k, v) for k, v in columns.items()]
+    for t in range(R.N_TRICKS):
+        unplayed = a.trick_winners[:, t] == UNPLAYED_WINNER
+        series += [_null_where(f"lead_{t}", a.plays[:, 2 * t], unplayed),
+                   _null_where(f"reply_{t}", a.plays[:, 2 * t + 1], unplayed),
+                   _null_where(f"leader_{t}", a.leaders[:, t], unplayed),
+                   _null_where(f"trick_{t}", a.trick_winners[:, t], unplayed)]
+    made = a.proposed > 0
+    bancos = made & (a.proposed < 2 * np.maximum(_stake_before(a), 1))
+    outcome = pl.Series("outcome", a.outcome).replace_strict(
+        dict(enumerate(R.OUTCOME_NAMES)), return_dtype=pl.Enum(list(R.OUTCOME_NAMES)))
+    series += [
+        pl.Series("tricks_played", (a.trick_winners != UNPLAYED_WINNER).sum(axis=1).astype(I8)),
+        pl.Series("pourri_tricks", (a.trick_winners == POURRI_WINNER).sum(axis=1).astype(I8)),
+        pl.Series("proposals", made.sum(axis=1).astype(I8)),
+        pl.Series("bancos", bancos.sum(axis=1).astype(I8)),
+        pl.Series("counter_bancos", (a.answers == R.COUNTER).sum(axis=1).astype(I8)),
+        pl.Series("stake", a.stake), outcome, pl.Series("winner", a.winner),
+        pl.Series("points", a.points),
+        pl.Series("delta_0", np.where(a.winner == 0, a.points, 0).astype(I8)),
+        pl.Series("delta_1", np.where(a.winner == 1, a.points, 0).astype(I8)),
+    ]
+    return pl.DataFrame(series)
+
+
+def _stake_before(a: DealArrays) -> np.ndarray:
+    """(N, 6) the stake in force before each slot's proposal: the stake of the previous card."""
+    first = np.full((len(a.stakes), 1), R.START_STAKE, dtype=I8)
+    return np.concatenate([first, a.stakes[:, :-1]], axis=1)  # a proposal follows a played card
+
+
+def proposal_table(a: DealArrays, ids: np.ndarray) -> pl.DataFrame:
+    """One row per proposal: who, before which card, the stakes and the answers (TR-4, TR-5)."""
+    row, slot = np.nonzero(a.proposed > 0)
+    before = _stake_before(a)[row, slot]
+    leader = a.leaders[row, slot // 2]
+    # the leader of an unplayed trick is the previous trick's winner, or its leader after a pourri
+    prev_w = a.trick_winners[row, np.maximum(slot // 2 - 1, 0)]
+    prev_l = a.leaders[row, np.maximum(slot // 2 - 1, 0)]
+    first = np.where(slot // 2 == 0, 1 - a.dealer[row], np.where(prev_w >= 0, prev_w, prev_l))
+    leader = np.where(leader >= 0, leader, first)
+    proposer = np.where(slot % 2 == 0, leader, 1 - leader).astype(I8)
+    return pl.DataFrame({
+        "deal": ids[row], "trick": (slot // 2).astype(I8), "position": (slot % 2).astype(I8),
+        "proposer": proposer, "proposer_score": a.scores[row, proposer],
+        "answerer_score": a.scores[row, 1 - proposer], "stake_before": before,
+        "proposed": a.proposed[row, slot], "banco": a.proposed[row, slot] < 2 * before,
+        "answer": pl.Series(a.answers[row, slot]).replace_strict(
+            dict(enumerate(R.ANSWER_NAMES)), return_dtype=pl.Enum(list(R.ANSWER_NAMES))),
+        "counter": a.counters[row, slot],
+        "reply": pl.Series(a.replies[row, slot]).replace_strict(
+            {-1: None, **dict(enumerate(R.ANSWER_NAMES[:2]))},
+            return_dtype=pl.Enum(list(R.ANSWER_NAMES[:2]))),
+    })
+
+
+# ---------------------------------------------------------------- public API
+
+
+@dataclass(frozen=True)
+class DealBatch:
+    """Independent deals: ``table`` (one row per deal) and the raw ``arrays``."""
+
+    config: R.TrucConfig
+    seed: int
+    deal_ids: np.ndarray
+    arrays: DealArrays
+    table: pl.DataFrame
+
+    def record(self, i: int) -> R.DealRecord:
+        """The replayable record of the batch's i-th deal."""
+        return record_of(self.arrays, i)
+
+    @property
+    def proposals(self) -> pl.DataFrame:
+        """One row per proposal of the batch (``deal`` is the deal id)."""
+        return proposal_table(self.arrays, self.deal_ids)
+
+
+def _check_scores(config: R.TrucConfig, scores) -> tuple[int, int]:
+    """Validated (non-dealer, dealer) manche scores below the target."""
+    try:
+        a, b = (int(s) for s in scores)
+    except (TypeError, ValueError):
+        raise ValueError(f"scores must be two integers (non-dealer, dealer), "
+                         f"got {scores!r}") from None
+    for name, s in (("non-dealer", a), ("dealer", b)):
+        if not 0 <= s < config.target:
+            raise ValueError(f"scores: the {name}'s score must be in [0, {config.target - 1}], "
+                             f"got {s}")
+    return a, b
+
+
+def simulate_deals(config: R.TrucConfig, policies, n_deals: int, seed: int = 0, *,
+                   first_deal: int = 0, scores=(0, 0)) -> DealBatch:
+    """Play deals ``first_deal .. first_deal + n_deals - 1`` of ``seed``.
+
+    Deal ``i`` is dealt by seat ``i % 2`` from a fresh shuffle (TR-1), at
+    manche scores ``scores`` = (non-dealer's, dealer's) (TR-5's bancos
+    depend on them). ``policies`` is one policy or one per seat.
+    """
+    n_deals = check_count("n_deals", n_deals)
+    first_deal = check_count("first_deal", first_deal, low=0)
+    non_dealer_score, dealer_score = _check_scores(config, scores)
+    entropy = rng.root_entropy(seed)
+    dispatch = Dispatch(policies)
+    ids = np.arange(first_deal, first_deal + n_deals, dtype=np.int64)
+    deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, _shuffles, 0)
+    noise = _noise(entropy, ids, 0) if dispatch.uses_noise else None
+    dealer = (ids % 2).astype(I8)
+    seat_scores = np.where(np.arange(2)[None, :] == dealer[:, None], dealer_score,
+                           non_dealer_score).astype(I8)
+    arrays = play_batch(config, dispatch, deck, dealer, seat_scores, noise, ids)
+    table = deal_table(arrays, {"deal_id": ids})
+    return DealBatch(config, entropy, ids, arrays, table)
+
+
+@dataclass(frozen=True)
+class MatchBatch:
+    """Whole matches (TR-6): ``deals`` (one row per deal), ``manches`` (one per manche),
+    ``matches`` (one per match) and the raw per-deal ``arrays``."""
+
+    config: R.TrucConfig
+    seed: int
+    match_ids: np.ndarray
+    arrays: DealArrays
+    deal_match: np.ndarray  # match id of each row of arrays
+    deal_no: np.ndarray  # deal number within its match
+    deals: pl.DataFrame
+    manches: pl.DataFrame
+    matches: pl.DataFrame
+
+    def record(self, match_id: int):
+        """The replayable record of one match (a referee.MatchRecord)."""
+        from simulators.truc.referee import MatchRecord
+
+        rows = np.flatnonzero(self.deal_match == match_id)
+        if not rows.size:
+            raise ValueError(f"match {match_id} is not in this batch")
+        rows = rows[np.argsort(self.deal_no[rows])]
+        return MatchRecord(self.config, int(self.arrays.dealer[rows[0]]),
+                           tuple(record_of(self.arrays, int(i)) for i in rows))
+
+
+def simulate_matches(config: R.TrucConfig, policies, n_matches: int, seed: int = 0, *,
+                     first_match: int = 0, max_deals: int = 2000) -> MatchBatch:
+    """Play matches ``first_match .. first_match + n_matches - 1`` of ``seed`` (TR-6).
+
+    Seat ``match_id % 2`` deals first; the deal alternates after every deal
+    (played, null or abandoned) and across manches; scores reset at each
+    manche. Raises ``RuntimeError`` if a match needs more than ``max_deals``
+    deals (policies that always ask for new cards never score).
+    """
+    n_matches = check_count("n_matches", n_matches)
+    first_match = check_count("first_match", first_match, low=0)
+    max_deals = check_count("max_deals", max_deals)
+    entropy = rng.root_entropy(seed)
+    dispatch = Dispatch(policies)
+    ids = np.arange(first_match, first_match + n_matches, dtype=np.int64)
+    dealer = (ids % 2).astype(I8)
+    scores = np.zeros((n_matches, 2), dtype=np.int16)
+    wins = np.zeros((n_matches, 2), dtype=np.int16)
+    manche = np.zeros(n_matches, dtype=np.int16)
+    active = np.arange(n_matches)
+    parts, part_match, part_no, part_manche = [], [], [], []
+    step = 0
+    while active.size:
+        if step >= max_deals:
+            raise RuntimeError(f"{active.size} match(es) unfinished after {max_deals} deals: "
+                               "the policies almost never score")
+        units = ids[active]
+        deck = rng.draw_per_unit(entropy, units, STREAM_SHUFFLE, _shuffles, step)
+        noise = _noise(entropy, units, step) if dispatch.uses_noise else None
+        arrays = play_batch(config, dispatch, deck, dealer[active], scores[active].astype(I8),
+                            noise, units)
+        parts.append(arrays)
+        part_match.append(units)
+        part_no.append(np.full(active.size, step, dtype=np.int16))
+        part_manche.append(manche[active].copy())
+        scores[active] += arrays.deltas
+        over = scores[active].max(axis=1) >= config.target
+        ended = active[over]
+        wins[ended, np.argmax(scores[ended], axis=1)] += 1  # one deal scores one seat only
+        scores[ended] = 0
+        manche[ended] += 1
+        dealer[active] = 1 - dealer[active]  # TR-6
+        active = active[wins[active].max(axis=1) < config.manches_to_win]
+        step += 1
+    arrays = DealArrays(*(np.concatenate(f) for f in zip(*parts, strict=True)))
+    deal_match = np.concatenate(part_match)
+    deal_no = np.concatenate(part_no)
+    deals = deal_table(arrays, {"match_id": deal_match, "deal_no": deal_no,
+                                "manche_no": np.concatenate(part_manche)})
+    deals = deals.sort(["match_id", "deal_no"])
+    manches = _manche_table(deals, config)
+    matches = _match_table(manches, deals, ids, config)
+    return MatchBatch(config, entropy, ids, arrays, deal_match, deal_no, deals, manches, matches)
+
+
+def _manche_table(deals: pl.DataFrame, config: R.TrucConfig) -> pl.DataFrame:
+    """One row per manche: first dealer, deals, final scores and winner (TR-6)."""
+    return (
+        deals.group_by(["match_id", "manche_no"], maintain_order=True)
+        .agg(first_dealer=pl.col("dealer").first(), deals=pl.len().cast(pl.Int16),
+             score_0=pl.col("delta_0").cast(pl.Int16).sum(),
+             score_1=pl.col("delta_1").cast(pl.Int16).sum())
+        .with_columns(winner=pl.when(pl.col("score_0") >= config.target).then(0)
+                      .otherwise(1).cast(pl.Int8))
+    )
+
+
+def _match_table(manches, deals, ids, config) -> pl.DataFrame:
+    """One row per match: first dealer, manches won by each seat, winner, deals (TR-6)."""
+    return (
+        manches.group_by("match_id", maintain_order=True)
+        .agg(first_dealer=pl.col("first_dealer").first(),
+             manches_0=(pl.col("winner") == 0).sum().cast(pl.Int8),
+             manches_1=(pl.col("winner") == 1).sum().cast(pl.Int8),
+             deals=pl.col("deals").sum().cast(pl.Int32))
+        .with_columns(winner=pl.when(pl.col("manches_0") >= config.manches_to_win).then(0)
+                      .otherwise(1).cast(pl.Int8))
+    )
