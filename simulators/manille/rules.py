@@ -1,0 +1,290 @@
+"""Manille coincée: constants, card notation, rule options and deal records (MA-1..MA-6).
+
+Card encoding (the shared 32-card trick-taking encoding, see DESIGN.md)
+----------------------------------------------------------------------
+A card is an integer ``c = 4 * rank + suit`` in 0..31, rank-major, rank 0
+the strongest (MA-1):
+
+====  ==========  ======  ========  =========================
+rank  card        points  notation  English aliases accepted
+====  ==========  ======  ========  =========================
+0     Dix         5       ``10``    ``T``
+1     As          4       ``A``
+2     Roi         3       ``R``     ``K``
+3     Dame        2       ``D``     ``Q``
+4     Valet       1       ``V``     ``J``
+5     Neuf        0       ``9``
+6     Huit        0       ``8``
+7     Sept        0       ``7``
+====  ==========  ======  ========  =========================
+
+Suits: 0 pique ``P``, 1 cœur ``C``, 2 carreau ``K``, 3 trèfle ``T`` (the
+symbols ♠♥♦♣ are accepted too). A card is written rank then suit: ``10P``
+(the manille de pique), ``AC`` (the manillon de cœur), ``7T``. A hand is a
+uint32 bitmask (bit ``c`` = card ``c``): within a suit the lowest set bit is
+the strongest card. Sequences of cards (decks) are listed top first.
+
+Seats are 0..3 numbered clockwise; partners sit face to face (0 & 2 against
+1 & 3). Manille turns counter-clockwise (MA-2, MA-5): the *next* seat after
+``s`` is ``(s - 1) % 4``, the seat on ``s``'s right.
+
+The trump of a deal is a suit 0..3 or :data:`SANS_ATOUT` (4). The choice
+actions of MA-3 are a suit 0..3, ``SANS_ATOUT`` (4) or
+:data:`PASS_TO_PARTNER` (5, the dealer only).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+N_SUITS = 4
+N_RANKS = 8
+N_CARDS = 32
+N_SEATS = 4
+HAND_SIZE = 8  # MA-2: eight cards each
+N_TRICKS = 8
+RANK_CODES = ("10", "A", "R", "D", "V", "9", "8", "7")
+RANK_NAMES = ("Dix", "As", "Roi", "Dame", "Valet", "Neuf", "Huit", "Sept")
+RANK_ALIASES = {"T": "10", "K": "R", "Q": "D", "J": "V"}
+SUIT_CODES = "PCKT"
+SUIT_NAMES = ("pique", "cœur", "carreau", "trèfle")
+SUIT_SYMBOLS = "♠♥♦♣"
+
+POINTS = (5, 4, 3, 2, 1, 0, 0, 0)  # MA-1, per rank
+MANILLE, MANILLON = 0, 1  # MA-1: ranks of the 10 and the ace
+CARD_POINTS_TOTAL = 60  # MA-1
+TRICK_POINT = 1  # MA-6: each trick is worth 1 plus its cards
+DEAL_POINTS = CARD_POINTS_TOTAL + N_TRICKS * TRICK_POINT  # MA-6: 68
+THRESHOLD = 34  # MA-6: the team above 34 scores its total minus 34
+
+SANS_ATOUT = 4  # MA-3: a trump value meaning "no trump suit"
+PASS_TO_PARTNER = 5  # MA-3: the dealer's third choice
+TRUMP_CODES = ("P", "C", "K", "T", "SA")
+TRUMP_NAMES = ("pique", "cœur", "carreau", "trèfle", "sans atout")
+CHOICE_NAMES = TRUMP_NAMES + ("passe",)
+
+NO_CONTRE, CONTRE, SURCONTRE = 0, 1, 2  # MA-4 levels
+CONTRE_NAMES = ("none", "contre", "surcontre")
+CONTRE_FACTOR = (1, 2, 4)  # MA-6: contre x2, surcontre x4 instead
+SANS_ATOUT_FACTOR = 2  # MA-6: sans atout doubles; multipliers multiply
+TARGETS = (50, 100, 150)  # MA-6
+
+
+def card(rank: int, suit: int) -> int:
+    """Card index of a (rank, suit) pair."""
+    return 4 * rank + suit
+
+
+def rank_of(c: int) -> int:
+    """Rank of a card (0 = Dix, the manille, strongest; 7 = Sept)."""
+    return c >> 2
+
+
+def suit_of(c: int) -> int:
+    """Suit of a card (0..3)."""
+    return c & 3
+
+
+def card_points(c: int) -> int:
+    """Points of one card (MA-1): 10 five, A four, R three, D two, V one."""
+    return POINTS[rank_of(c)]
+
+
+def next_seat(seat: int) -> int:
+    """The seat that plays after ``seat``: the one on its right (counter-clockwise, MA-5)."""
+    return (seat - 1) % N_SEATS
+
+
+def partner_of(seat: int) -> int:
+    """The partner sitting face to face."""
+    return (seat + 2) % N_SEATS
+
+
+SUIT_MASK = tuple(sum(1 << card(r, s) for r in range(N_RANKS)) for s in range(N_SUITS))
+RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
+ALL_CARDS = (1 << N_CARDS) - 1
+
+_CARD_RE = re.compile(r"^(10|[ARDVKQJT987])([PCKT♠♥♦♣])$")
+
+
+def format_card(c: int) -> str:
+    """Notation of one card, e.g. ``10P`` for the manille de pique."""
+    if isinstance(c, bool) or not 0 <= int(c) < N_CARDS:
+        raise ValueError(f"card index must be in 0..31, got {c!r}")
+    return f"{RANK_CODES[rank_of(c)]}{SUIT_CODES[suit_of(c)]}"
+
+
+def format_cards(cards) -> str:
+    """Notation of a sequence of cards, space-separated."""
+    return " ".join(format_card(c) for c in cards)
+
+
+def card_name(c: int) -> str:
+    """Long French name, e.g. 'Dix de pique'."""
+    return f"{RANK_NAMES[rank_of(c)]} de {SUIT_NAMES[suit_of(c)]}"
+
+
+def parse_card(text: str) -> int:
+    """Card index from its notation (``10P`` … ``7T``; case-insensitive)."""
+    match = _CARD_RE.match(str(text).strip().upper())
+    if not match:
+        raise ValueError(
+            f"malformed card {text!r}: expected a rank 10 A R D V 9 8 7 (or T K Q J) "
+            "followed by a suit P C K T, e.g. '10P' or 'AC'"
+        )
+    rank_code = RANK_ALIASES.get(match.group(1), match.group(1))
+    suit = match.group(2)
+    if suit in SUIT_SYMBOLS:
+        suit = SUIT_CODES[SUIT_SYMBOLS.index(suit)]
+    return card(RANK_CODES.index(rank_code), SUIT_CODES.index(suit))
+
+
+def parse_cards(text: str) -> list[int]:
+    """Cards from space- or comma-separated notation, in order, rejecting duplicates."""
+    cards = [parse_card(tok) for tok in re.split(r"[\s,]+", str(text).strip()) if tok]
+    seen: set[int] = set()
+    for c in cards:
+        if c in seen:
+            raise ValueError(f"card {format_card(c)} appears twice in {text!r}")
+        seen.add(c)
+    return cards
+
+
+def parse_hand(text: str) -> tuple[int, ...]:
+    """A full 8-card hand from notation, sorted ascending (strongest first in each suit)."""
+    cards = parse_cards(text)
+    if len(cards) != HAND_SIZE:
+        raise ValueError(f"a Manille hand has {HAND_SIZE} cards, got {len(cards)} in {text!r}")
+    return tuple(sorted(cards))
+
+
+def parse_trump(text: str) -> int:
+    """Trump value from a suit letter or name, or ``SA`` / ``sans atout`` (4)."""
+    t = str(text).strip().lower().replace("-", " ").replace("_", " ")
+    for value in range(N_SUITS + 1):
+        if t in (TRUMP_CODES[value].lower(), TRUMP_NAMES[value]):
+            return value
+    if t in ("coeur", "trefle", "sa", "sans atout", "no trump", "nt"):
+        return {"coeur": 1, "trefle": 3}.get(t, SANS_ATOUT)
+    if len(t) == 1 and t.upper() in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS.index(t.upper())
+    raise ValueError(f"unknown trump {text!r}: expected P, C, K, T (or pique, cœur, carreau, "
+                     "trèfle) or SA (sans atout)")
+
+
+def format_trump(trump: int) -> str:
+    """Notation of a trump value: ``P`` … ``T`` or ``SA``."""
+    if isinstance(trump, bool) or not 0 <= int(trump) <= SANS_ATOUT:
+        raise ValueError(f"trump must be 0..3 (a suit) or {SANS_ATOUT} (sans atout), got {trump!r}")
+    return TRUMP_CODES[int(trump)]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class ManilleConfig:
+    """Rule options of a Manille coincée table (RULINGS MA-1..MA-6).
+
+    Parameters
+    ----------
+    target : game score that wins (MA-6): 50, 100 or 150.
+    sans_atout_must_beat : in sans atout, keep the duty to beat an opponent
+        who holds the trick when following (MA-5 option, default false).
+    packets : how the 8 cards reach each player (MA-2 leaves it open): each
+        player in turn counter-clockwise from the dealer's right receives the
+        first packet, then each the second, ...; default ``(4, 4)``. The deck
+        is shuffled every deal, so this only fixes how a recorded deck is read.
+    partner_may_sans_atout : the partner to whom the dealer passes may name
+        sans atout as well as a suit (MA-3 "must name one"; default true).
+    cut_weights : relative weights of cut points 1..31 (31 numbers); ``None``
+        is uniform (MA-2).
+    max_deals : a game still unfinished after this many deals raises (a guard
+        against policies that never score; MA-6 games end at the target).
+    """
+
+    target: int = 50
+    sans_atout_must_beat: bool = False
+    packets: tuple[int, ...] = (4, 4)
+    partner_may_sans_atout: bool = True
+    cut_weights: tuple[float, ...] | None = None
+    max_deals: int = 500
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.target) or self.target not in TARGETS:
+            raise ValueError(f"target must be one of 50, 100, 150 (MA-6), got {self.target!r}")
+        for name in ("sans_atout_must_beat", "partner_may_sans_atout"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        packets = self.packets
+        if isinstance(packets, str):
+            packets = tuple(p for p in re.split(r"[\s,+]+", packets.strip()) if p)
+        try:
+            packets = tuple(int(p) for p in packets)
+        except (TypeError, ValueError):
+            raise ValueError(f"packets must be positive integers summing to 8, got "
+                             f"{self.packets!r}") from None
+        if not packets or min(packets) < 1 or sum(packets) != HAND_SIZE:
+            raise ValueError(f"packets must be positive integers summing to 8, got "
+                             f"{self.packets!r}")
+        object.__setattr__(self, "packets", packets)
+        if self.cut_weights is not None:
+            weights = tuple(float(w) for w in self.cut_weights)
+            if len(weights) != N_CARDS - 1 or min(weights) < 0 or sum(weights) <= 0:
+                raise ValueError("cut_weights must be 31 non-negative numbers (cut points 1..31) "
+                                 "with a positive sum")
+            object.__setattr__(self, "cut_weights", weights)
+        if not _is_int(self.max_deals) or not 1 <= self.max_deals <= 100_000:
+            raise ValueError(f"max_deals must be an integer in [1, 100000], got "
+                             f"{self.max_deals!r}")
+
+    def replace(self, **changes) -> ManilleConfig:
+        """A copy with some options changed (validated)."""
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """Everything needed to replay one deal: the deck and every decision.
+
+    Attributes
+    ----------
+    dealer : dealer seat.
+    deck : the 32 cards top first, *before* the cut.
+    cut : cut point 1..31: that many cards go from the top to the bottom (MA-2).
+    choice : the dealer's action (a suit 0..3, ``SANS_ATOUT`` or
+        ``PASS_TO_PARTNER``), followed by the partner's (a suit or
+        ``SANS_ATOUT``) when the dealer passed (MA-3).
+    contre : the opponents' answers in the order asked (the dealer's right
+        first, then the dealer's left), ending at the first ``True`` (MA-4).
+    surcontre : after a contre, the taking team's answers in the order
+        asked (the chooser first, then his partner), ending at the first
+        ``True``; empty without a contre (MA-4).
+    plays : the 32 cards in the order played, trick after trick.
+    """
+
+    dealer: int
+    deck: tuple[int, ...]
+    cut: int
+    choice: tuple[int, ...]
+    contre: tuple[bool, ...] = ()
+    surcontre: tuple[bool, ...] = ()
+    plays: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game: the first-dealer draw and every deal in order.
+
+    ``dealer_draw`` is the shuffled deck (top first) from which one card is
+    turned to each seat, seat 0 first; the strongest card by rank deals
+    (suit ignored), tied players drawing again in seat order (MA-2, the rule
+    text's "chaque joueur tire une carte").
+    """
+
+    config: ManilleConfig
+    dealer_draw: tuple[int, ...]
+    deals: tuple[DealRecord, ...]
