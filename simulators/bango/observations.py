@@ -1,0 +1,118 @@
+"""What a Bango policy sees at each decision: one observation type, batches of arrays.
+
+A policy is any object with the methods below; each receives a
+:class:`BangoObs` whose array fields have the batch as leading axis (only the
+rows that face this decision) and returns one action per row. Cards are kinds
+(see :mod:`simulators.bango.rules`); hands are (N, 55) uint8 count vectors.
+
+===================  =====================================================
+method               returns (per row)
+===================  =====================================================
+``bango(obs)``       int8 hand kind played to destroy ``obs.revealed``, the
+                     card just revealed (BG-5), or -1. Asked only where the
+                     hand holds a card of that value.
+``draw_on(obs)``     bool: reveal another card (BG-3). Asked when the
+                     player may choose (not after an explosion, not on the
+                     last card of the deck, not with an empty centre).
+``take(obs)``        uint16 bitmask over centre positions 0..11: the cards
+                     taken on a stop, at least one (BG-3).
+``spoil(obs)``       ``(position, hand_kind)``: after an explosion, the
+                     opponent ``obs.seat`` picks centre card ``position`` and
+                     takes it (``hand_kind == -1``) or destroys it with that
+                     hand card of the same value (BG-4, BG-5).
+``destroy(obs)``     int8 hand kind destroying centre card ``obs.position``
+                     at the end of an explosion (BG-5), or -1 to take it.
+``lay(obs)``         bool: lay now (BG-6; BG-7's last lay when ``obs.final``).
+                     Not asked when the lay is compulsory (``obs.forced``).
+``arrange(obs)``     (N, 3, 11) int8 ``placed[s, v - 1]``: the kind laid at
+                     value ``v`` of sequence slot ``s``, or -1 (see
+                     :mod:`simulators.bango.rules`); the other hand cards go
+                     to the personal discard. Must obey BG-6.
+===================  =====================================================
+
+The engine checks every action and raises ``IllegalAction`` on a bad one.
+``noise`` is a float32 array of uniforms when the policy sets
+``uses_noise = True``, else ``None``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simulators.bango import rules as R
+
+CENTRE_SIZE = 12  # at most 11 distinct values, plus the card that explodes
+
+
+class BangoObs(NamedTuple):
+    """One decision's view of the table, for the player ``seat`` who decides.
+
+    ``hand`` is his hand; ``centre`` (N, 12) the revealed cards in order
+    (-1 past ``centre_len``); ``revealed`` the card just revealed (-1 outside
+    drawing) and ``exploded`` whether it explodes; ``position`` the centre
+    position asked about by ``destroy`` (-1 otherwise). ``seq_mask`` (N, n, 3)
+    uint16 holds every player's sequences as value bitmasks (bit v-1) and
+    ``seq_colours`` (N, n, 3, 4) their colour counts; ``n_open`` (N, n) how
+    many each has opened. ``public`` (N, 55) counts the face-up cards out of
+    play (common discard, every personal discard, every sequence). The active
+    player is ``active``; ``forced`` marks a compulsory lay, ``final`` the
+    last lay of BG-7. ``hand_sizes`` (N, n) is every player's hand size.
+    """
+
+    seat: np.ndarray
+    active: np.ndarray
+    hand: np.ndarray
+    centre: np.ndarray
+    centre_len: np.ndarray
+    revealed: np.ndarray
+    exploded: np.ndarray
+    position: np.ndarray
+    seq_mask: np.ndarray
+    seq_colours: np.ndarray
+    n_open: np.ndarray
+    public: np.ndarray
+    hand_sizes: np.ndarray
+    stock_left: np.ndarray
+    forced: np.ndarray
+    final: bool
+    n_players: int
+    free_discard: bool
+    noise: np.ndarray | None
+
+    def own(self, array: np.ndarray) -> np.ndarray:
+        """The deciding player's slice of a per-player (N, n, ...) array."""
+        return array[np.arange(len(self.seat)), self.seat]
+
+
+def centre_counts(centre: np.ndarray) -> np.ndarray:
+    """(N, 55) counts of the cards in the centre (-1 entries ignored)."""
+    n_rows = len(centre)
+    flat = (np.arange(n_rows)[:, None] * (R.N_KINDS + 1) + (centre.astype(np.int64) + 1)).ravel()
+    counts = np.bincount(flat, minlength=n_rows * (R.N_KINDS + 1)).reshape(n_rows, -1)
+    return counts[:, 1:]
+
+
+def unseen_counts(obs: BangoObs) -> np.ndarray:
+    """(N, 55) cards the deciding player cannot see: the deck, removed cards, other hands."""
+    return (R.KIND_COPIES[None, :].astype(np.int16) - obs.hand - obs.public
+            - centre_counts(obs.centre))
+
+
+def explosion_probability(obs: BangoObs) -> np.ndarray:
+    """Exact probability that the next card revealed explodes, from the cards the player sees.
+
+    Every unseen card is equally likely to be the next card of the deck
+    (removed cards and opponents' hands are as unknown as the deck), so the
+    chance is the share of unseen cards whose value is already in the centre.
+    """
+    unseen = unseen_counts(obs)
+    in_centre = np.zeros((len(obs.seat), R.N_VALUES + 1), dtype=bool)
+    rows = np.repeat(np.arange(len(obs.seat)), obs.centre.shape[1])
+    values = np.where(obs.centre >= 0, R.KIND_VALUE[np.maximum(obs.centre, 0)], 0).ravel()
+    in_centre[rows, values] = True
+    in_centre[:, 0] = False
+    hit = (unseen * in_centre[:, 1:][:, R.KIND_VALUE - 1]).sum(axis=1)
+    total = unseen.sum(axis=1)
+    return np.where(total > 0, hit / np.maximum(total, 1), 0.0)

@@ -1,0 +1,336 @@
+"""Bango policies: random-legal, a risk-aware heuristic and one-turn optimal stopping.
+
+Plain numpy over batches (see ``observations.py`` for the decision methods);
+the best arrangement of a lay comes from :mod:`simulators.bango.laying` when
+available, else from :func:`greedy_arrangement`, a legal lay built here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulators.bango import rules as R
+from simulators.bango.observations import CENTRE_SIZE, BangoObs, explosion_probability
+from simulators.core.params import Policy, param, policy_from_registry
+
+I8, U16 = np.int8, np.uint16
+FULL = (1 << R.N_VALUES) - 1
+VALUE_BIT = np.left_shift(1, np.arange(R.N_VALUES)).astype(np.int32)
+KIND_VALUE = R.KIND_VALUE.astype(np.int64)
+IS_BLACK = R.KIND_COLOUR == R.BLACK
+# COLOURED_KIND[v - 1, c]: the kind of value v and colour c
+COLOURED_KIND = (np.arange(R.N_COLOURS)[None, :] * R.N_VALUES
+                 + np.arange(R.N_VALUES)[:, None]).astype(np.int64)
+
+
+def mix(noise: np.ndarray, salt) -> np.ndarray:
+    """(N, len(salt)) uniforms derived from each row's own uniform, one per salt.
+
+    A row's choices depend on its own noise only, never on other rows, so
+    results do not depend on the batch.
+    """
+    salt = np.atleast_1d(np.asarray(salt, dtype=np.float64))
+    return (noise.astype(np.float64)[:, None] * (7919.0 + 104.729 * salt)
+            + 0.6180339887 * salt) % 1.0
+
+
+def value_mask(counts: np.ndarray) -> np.ndarray:
+    """(N,) int32 bitmask of the values present among the coloured kinds of (N, 55) counts."""
+    present = counts[:, :R.N_COLOURED_KINDS].reshape(-1, R.N_COLOURS, R.N_VALUES).any(axis=1)
+    return (present * VALUE_BIT).sum(axis=1).astype(np.int32)
+
+
+def _grow(seed: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """The maximal run containing ``seed`` that only adds values of ``allowed``."""
+    x = seed.copy()
+    for _ in range(R.N_VALUES):
+        x = x | (((x << 1) | (x >> 1)) & allowed & FULL)
+    return x
+
+
+def _runs_from(start_bits: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """The run of ``allowed`` values containing the single bit ``start_bits``."""
+    return _grow(start_bits, allowed) & allowed
+
+
+def greedy_arrangement(obs: BangoObs, noise: np.ndarray | None = None) -> np.ndarray:
+    """(N, 3, 11) a legal BG-6 arrangement of each deciding player's whole hand.
+
+    Each opened sequence is extended as far as the hand allows, slot by slot;
+    then, while slots remain, a maximal run of 2+ consecutive held values
+    opens a new sequence (the longest, or a random one with ``noise``). The
+    result obeys compulsory placement: nothing left extends a sequence and
+    no two left-over values are consecutive while fewer than 3 are open.
+    For each value the card of the colour the sequence holds most is laid
+    (random colour with ``noise``).
+    """
+    n_rows = len(obs.seat)
+    hand = obs.hand.astype(np.int16).copy()
+    own_mask = obs.own(obs.seq_mask).astype(np.int32)
+    own_col = obs.own(obs.seq_colours).astype(np.int16).copy()
+    placed = np.full((n_rows, R.MAX_SEQUENCES, R.N_VALUES), -1, dtype=I8)
+    after = own_mask.copy()
+    rand = noise is not None
+
+    def place(slot: np.ndarray, new_values: np.ndarray) -> None:
+        for v in range(R.N_VALUES):
+            put = np.flatnonzero((new_values >> v) & 1)
+            if not put.size:
+                continue
+            kinds = COLOURED_KIND[v]
+            have = hand[put][:, kinds] > 0
+            if not rand:
+                pref = own_col[put, slot[put]] * 16 + np.arange(R.N_COLOURS)[::-1]
+            else:
+                pref = mix(noise[put], 4 * v + np.arange(R.N_COLOURS))
+            colour = np.argmax(np.where(have, pref, -1), axis=1)
+            kind = kinds[colour]
+            placed[put, slot[put], v] = kind
+            hand[put, kind] -= 1
+            own_col[put, slot[put], colour] += 1
+            after[put, slot[put]] |= 1 << v
+
+    for s in range(R.MAX_SEQUENCES):  # extend what is open, as far as it goes
+        allowed = value_mask(hand)
+        grown = np.where(after[:, s] != 0, _grow(after[:, s], allowed), 0)
+        place(np.full(n_rows, s), grown & ~after[:, s])
+    for attempt in range(R.MAX_SEQUENCES):  # open maximal runs of 2+ values while slots remain
+        n_open = (after != 0).sum(axis=1)
+        allowed = value_mask(hand)
+        pairs = allowed & (allowed >> 1)  # bit v: values v+1 and v+2 both held
+        can = (n_open < R.MAX_SEQUENCES) & (pairs != 0)
+        if not can.any():
+            break
+        if not rand:  # the longest run
+            best = np.zeros(n_rows, dtype=np.int32)
+            for v in range(R.N_VALUES):
+                run = _runs_from(np.full(n_rows, 1 << v, dtype=np.int32), allowed)
+                run = np.where((allowed >> v) & 1, run, 0)
+                longer = np.bitwise_count(run) > np.bitwise_count(best)
+                best = np.where(longer, run, best)
+        else:  # a random pair's run
+            count = np.bitwise_count(pairs)
+            k = (mix(noise, 50 + attempt)[:, 0] * np.maximum(count, 1)).astype(np.int64)
+            start = np.zeros(n_rows, dtype=np.int32)
+            seen = np.zeros(n_rows, dtype=np.int64)
+            for v in range(R.N_VALUES):
+                bit = (pairs >> v) & 1
+                start = np.where((bit == 1) & (seen == k), 1 << v, start)
+                seen += bit
+            best = _runs_from(start, allowed)
+        slot = np.minimum(n_open, R.MAX_SEQUENCES - 1)
+        place(slot, np.where(can, best, 0))
+    return placed
+
+
+def lay_gain(obs: BangoObs, placed: np.ndarray) -> np.ndarray:
+    """Points a lay adds now (BG-8): board points gained minus the cards it discards."""
+    from simulators.bango.engine import board_points
+
+    own_mask = obs.own(obs.seq_mask)
+    own_col = obs.own(obs.seq_colours).astype(np.int16)
+    used = placed >= 0
+    added = (used * VALUE_BIT).sum(axis=2).astype(U16)
+    colour = R.KIND_COLOUR[np.maximum(placed, 0)]
+    new_col = own_col + np.stack([(used & (colour == c)).sum(axis=2)
+                                  for c in range(R.N_COLOURS)], axis=-1)
+    gain = board_points(own_mask | added, new_col) - board_points(own_mask, own_col)
+    discards = obs.hand.sum(axis=1, dtype=np.int32) - used.sum(axis=(1, 2))
+    return gain - discards
+
+
+def wanted(obs: BangoObs) -> np.ndarray:
+    """(N, 55) bool: coloured kinds that fit the player's game.
+
+    A value fits when it extends one of his sequences, or, while he may still
+    open one, sits next to a value in his hand; a value already in hand does
+    not fit again.
+    """
+    own_mask = obs.own(obs.seq_mask).astype(np.int32)
+    ends = np.zeros(len(obs.seat), dtype=np.int32)
+    for s in range(R.MAX_SEQUENCES):
+        m = own_mask[:, s]
+        ends |= np.where(m != 0, ((m << 1) | (m >> 1)) & ~m & FULL, 0)
+    held = value_mask(obs.hand)
+    may_open = obs.own(obs.n_open) < R.MAX_SEQUENCES
+    neighbours = np.where(may_open, ((held << 1) | (held >> 1)) & FULL, 0)
+    fit = (ends | neighbours) & ~held
+    return ((fit[:, None] >> (KIND_VALUE - 1)[None, :]) & 1).astype(bool) & ~IS_BLACK[None, :]
+
+
+def dead_cards(obs: BangoObs) -> np.ndarray:
+    """(N, 55) bool: held kinds worth shedding: blacks, and values held twice or more."""
+    coloured = obs.hand[:, :R.N_COLOURED_KINDS].reshape(-1, R.N_COLOURS, R.N_VALUES)
+    per_value = coloured.sum(axis=1)
+    doubled = np.tile(per_value >= 2, R.N_COLOURS)
+    return (obs.hand > 0) & np.concatenate([doubled, np.ones((len(obs.seat), R.N_VALUES),
+                                                             bool)], axis=1)
+
+
+def _kind_of_value(hand_ok: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """The highest kind (blacks first) of ``value`` allowed by (N, 55) ``hand_ok``, or -1."""
+    match = hand_ok & (KIND_VALUE[None, :] == value[:, None])
+    last = R.N_KINDS - 1 - np.argmax(match[:, ::-1], axis=1)
+    return np.where(match.any(axis=1), last, -1).astype(I8)
+
+
+@dataclass(frozen=True)
+class RandomPolicy(Policy):
+    """Random legal play: every choice drawn from the policy's noise."""
+
+    uses_noise = True
+
+    draw_probability: float = param(0.6, low=0.0, high=1.0, doc="probability of drawing on")
+    bango_probability: float = param(0.3, low=0.0, high=1.0,
+                                     doc="probability of playing a possible bango")
+    lay_probability: float = param(0.3, low=0.0, high=1.0,
+                                   doc="probability of a voluntary lay")
+
+    def bango(self, obs):
+        """A bango with a random card of the revealed value, sometimes."""
+        ok = (obs.hand > 0) & (KIND_VALUE[None, :] == R.KIND_VALUE[obs.revealed][:, None])
+        pick = _random_true(ok, mix(obs.noise, 1)[:, 0])
+        return np.where(obs.noise < self.bango_probability, pick, -1).astype(I8)
+
+    def draw_on(self, obs):
+        """Draw on with ``draw_probability``."""
+        return obs.noise < self.draw_probability
+
+    def take(self, obs):
+        """A uniformly random non-empty subset of the centre."""
+        n = obs.centre_len.astype(np.int64)
+        k = (obs.noise * ((1 << n) - 1)).astype(np.int64) + 1
+        return np.minimum(k, (1 << n) - 1).astype(U16)
+
+    def spoil(self, obs):
+        """A random centre card, destroyed when a random hand card can."""
+        pos = np.minimum((obs.noise * obs.centre_len).astype(np.int64), obs.centre_len - 1)
+        target = obs.centre[np.arange(len(pos)), pos]
+        ok = (obs.hand > 0) & (KIND_VALUE[None, :] == R.KIND_VALUE[target][:, None])
+        pick = _random_true(ok, mix(obs.noise, 2)[:, 0])
+        with_card = np.where(mix(obs.noise, 3)[:, 0] < self.bango_probability, pick, -1)
+        return pos.astype(I8), with_card.astype(I8)
+
+    def destroy(self, obs):
+        """A bango on the asked centre card, sometimes."""
+        return self.bango(obs)
+
+    def lay(self, obs):
+        """Lay with ``lay_probability`` (always at the final lay)."""
+        return (obs.noise < self.lay_probability) | obs.final
+
+    def arrange(self, obs):
+        """A random legal arrangement."""
+        return greedy_arrangement(obs, obs.noise)
+
+
+def _random_true(ok: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    """Index of a uniformly chosen True column per row (-1 where none), driven by ``noise``."""
+    count = ok.sum(axis=1)
+    k = np.minimum((noise * count).astype(np.int64), np.maximum(count - 1, 0))
+    cum = np.cumsum(ok, axis=1)
+    idx = np.argmax(cum > k[:, None], axis=1)
+    return np.where(count > 0, idx, -1).astype(I8)
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy(Policy):
+    """Stop on risk or on enough; take what fits; bango to cancel or shed; lay on a margin.
+
+    Draws on while the exact probability that the next card explodes
+    (:func:`~simulators.bango.observations.explosion_probability`) is at most
+    ``stop_threshold`` and the centre holds fewer than ``enough`` cards that
+    fit (:func:`wanted`). Cancels any explosion it can with a bango and sheds
+    dead cards (blacks, doubled values) on unwanted cards; takes the centre
+    cards that fit; lays when the lay's immediate gain reaches ``lay_margin``.
+    """
+
+    stop_threshold: float = param(0.35, low=0.0, high=1.0,
+                                  doc="stop when P(next card explodes) exceeds this")
+    enough: int = param(3, low=1, high=12, doc="stop when the centre holds this many cards "
+                                                "that fit")
+    lay_margin: float = param(3.0, low=-20.0, high=40.0,
+                              doc="lay voluntarily when the lay gains at least this many points")
+    shed: bool = param(True, doc="bango dead cards on unwanted centre cards")
+
+    def bango(self, obs):
+        """Cancel an explosion with the least useful card; shed a dead card on an unwanted one."""
+        value = R.KIND_VALUE[obs.revealed].astype(np.int64)
+        dead = dead_cards(obs)
+        cancel = _kind_of_value(obs.hand > 0, value)
+        rows = np.arange(len(value))
+        unwanted = ~wanted(obs)[rows, obs.revealed]
+        shed = _kind_of_value(dead, value) if self.shed else np.full(len(value), -1, I8)
+        return np.where(obs.exploded, cancel, np.where(unwanted, shed, -1)).astype(I8)
+
+    def draw_on(self, obs):
+        """Draw on while the risk is low and the centre lacks enough cards that fit."""
+        risk = explosion_probability(obs)
+        fit = wanted(obs)
+        cen = np.maximum(obs.centre, 0)
+        fitting = (fit[np.arange(len(cen))[:, None], cen] & (obs.centre >= 0)).sum(axis=1)
+        return (risk <= self.stop_threshold) & (fitting < self.enough)
+
+    def take(self, obs):
+        """Every centre card that fits; if none, the first coloured one."""
+        cen = np.maximum(obs.centre, 0)
+        rows = np.arange(len(cen))[:, None]
+        present = obs.centre >= 0
+        fit = wanted(obs)[rows, cen] & present
+        coloured = present & ~IS_BLACK[cen]
+        fallback = np.where(coloured.any(axis=1), np.argmax(coloured, axis=1), 0)
+        bits = 1 << np.arange(CENTRE_SIZE)
+        mask = (fit * bits).sum(axis=1)
+        return np.where(mask != 0, mask, 1 << fallback).astype(U16)
+
+    def spoil(self, obs):
+        """A card that fits; else destroy one with a dead card; else the first card."""
+        cen = np.maximum(obs.centre, 0)
+        rows = np.arange(len(cen))
+        present = obs.centre >= 0
+        fit = wanted(obs)[rows[:, None], cen] & present
+        dead = dead_cards(obs)
+        value = KIND_VALUE[cen]
+        killable = np.zeros_like(present)
+        kill_with = np.full(present.shape, -1, dtype=np.int64)
+        for j in range(CENTRE_SIZE):
+            k = _kind_of_value(dead, value[:, j])
+            killable[:, j] = present[:, j] & (k >= 0)
+            kill_with[:, j] = k
+        pos = np.where(fit.any(axis=1), np.argmax(fit, axis=1),
+                       np.where(killable.any(axis=1), np.argmax(killable, axis=1), 0))
+        use = np.where(fit.any(axis=1) | ~killable.any(axis=1), -1, kill_with[rows, pos])
+        return pos.astype(I8), use.astype(I8)
+
+    def destroy(self, obs):
+        """Destroy the asked card with a dead card when it does not fit."""
+        rows = np.arange(len(obs.seat))
+        target = obs.centre[rows, obs.position]
+        unwanted = ~wanted(obs)[rows, target]
+        shed = _kind_of_value(dead_cards(obs), KIND_VALUE[target])
+        return np.where(unwanted, shed, -1).astype(I8)
+
+    def lay(self, obs):
+        """Lay when the best lay gains ``lay_margin`` points; at the end, whenever it helps."""
+        gain = lay_gain(obs, self.arrange(obs))
+        hand = obs.hand.sum(axis=1)
+        return np.where(obs.final, gain > -hand, gain >= self.lay_margin)
+
+    def arrange(self, obs):
+        """The best arrangement found (the exact solver's when available)."""
+        return best_arrangement(obs)
+
+
+def best_arrangement(obs: BangoObs) -> np.ndarray:
+    """(N, 3, 11) the highest-scoring legal lay known: the laying solver's, else the greedy one."""
+    return greedy_arrangement(obs)
+
+
+POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
+
+
+def make_policy(name: str, **params) -> Policy:
+    """A policy by registry name with validated keyword parameters."""
+    return policy_from_registry(POLICIES, "Bango", name, **params)
