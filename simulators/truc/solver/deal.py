@@ -1,0 +1,315 @@
+"""One Truc deal, from the first proposal to the last card, as a :class:`~.tree.PublicTree`.
+
+The model (RULINGS TR-1, TR-3..TR-5), player 0 the non-dealer:
+
+* Types are the hands dealt, as rank multisets: suits never matter in play
+  (TR-1), so the 32-card deck gives 120 hands of 3 ranks, dealt with
+  probability ``weight[i, j]`` = (ways to deal rank multisets i then j) /
+  (C(32,3) C(29,3)), card removal included. Card play chooses a rank.
+* Before each card its player may propose (TR-4) when the proposal
+  ``min(2 * stake, target - his score)`` raises the stake (TR-5); the
+  opponent refuses (the proposer scores the stake before the proposal),
+  accepts, or counter-bancos a banco when he lacks more than the banco
+  stake; the proposer then accepts the counter stake or refuses (the
+  counter-proposer scores the banco stake).
+* Tricks (TR-3): the higher rank wins and leads next; equal ranks make a
+  pourri trick, led next by its leader and awarded as TR-3 says; the deal
+  ends when a player holds two tricks, or null when all three are pourri.
+* The payoff is player 0's points minus player 1's for the deal at the
+  given scores (a zero-sum deal; banco caps the stakes).
+
+**Abstraction**: the card call (TR-2) is not in the tree. The deal starts
+with hands dealt once from a full deck, which is the game exactly when both
+players keep their first hands; see ``docs/truc_solver.md`` for what this
+leaves out. Everything else is the rules, with no abstraction.
+
+Smaller variants (fewer ranks or copies, one-card hands) use the same code
+for fast, hand-checkable tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from math import comb
+
+import numba
+import numpy as np
+
+from simulators.truc.solver.tree import TERMINAL, PublicTree
+
+# Action labels (PublicTree.action)
+PASS, PROPOSE, REFUSE, ACCEPT, COUNTER = 0, 1, 2, 3, 4
+PLAY = 5  # PLAY + r plays rank r
+# Node kinds (DealTree.kind)
+K_PROPOSE, K_ANSWER, K_REPLY, K_CARD, K_END = 0, 1, 2, 3, 4
+RANK_CODES = ("7", "8", "A", "R", "D", "V", "10", "9")
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """Which deal to solve: scores before it, rule options, and the deck (variants).
+
+    ``scores`` are (non-dealer, dealer). ``n_ranks`` keeps the strongest
+    ranks only, ``copies`` cards of each (4 suits); ``hand_size`` is 3 or 1
+    (a one-trick variant for checks).
+    """
+
+    scores: tuple[int, int] = (0, 0)
+    target: int = 12
+    counter_banco: bool = True
+    n_ranks: int = 8
+    copies: int = 4
+    hand_size: int = 3
+
+    def __post_init__(self) -> None:
+        if self.hand_size not in (1, 3):
+            raise ValueError(f"hand_size must be 1 or 3, got {self.hand_size!r}")
+        if not 1 <= self.n_ranks <= 8 or not 1 <= self.copies <= 4:
+            raise ValueError(f"n_ranks must be in [1, 8] and copies in [1, 4], got "
+                             f"{self.n_ranks!r}, {self.copies!r}")
+        if 2 * self.hand_size > self.n_ranks * self.copies:
+            raise ValueError("the deck is too small to deal two hands")
+        if not 2 <= self.target <= 100:
+            raise ValueError(f"target must be in [2, 100], got {self.target!r}")
+        for s in self.scores:
+            if not 0 <= s < self.target:
+                raise ValueError(f"scores must be in [0, {self.target - 1}], got {self.scores!r}")
+
+    def types(self) -> list[tuple[int, ...]]:
+        """The hands as sorted rank tuples (strongest rank first)."""
+        return [h for h in itertools.combinations_with_replacement(range(self.n_ranks),
+                                                                   self.hand_size)
+                if max(h.count(r) for r in h) <= self.copies]
+
+
+@dataclass(frozen=True)
+class DealTree:
+    """A deal's public tree plus what is needed to read it as Truc.
+
+    ``kind``, ``slot`` (card slot 0..5 about to be played), ``stake`` (in
+    force) and ``pending`` (stake proposed, 0 if none) describe each node.
+    ``type_counts`` (T, n_ranks) is each hand's count of each rank.
+    """
+
+    spec: DealSpec
+    tree: PublicTree
+    kind: np.ndarray
+    slot: np.ndarray
+    stake: np.ndarray
+    pending: np.ndarray
+    types: tuple[tuple[int, ...], ...]
+    type_counts: np.ndarray
+
+
+def deal_weights(spec: DealSpec) -> np.ndarray:
+    """P(non-dealer holds hand i and dealer hand j) with card removal (sums to 1)."""
+    counts = _type_counts(spec)
+    n = spec.n_ranks * spec.copies
+    h = spec.hand_size
+    c = spec.copies
+    w = np.ones((len(counts), len(counts)))
+    for r in range(spec.n_ranks):
+        a = counts[:, r][:, None]
+        b = counts[:, r][None, :]
+        ways_a = np.array([comb(c, k) for k in range(c + 1)], dtype=float)
+        ok = a + b <= c
+        rest = np.where(ok, c - a, 0)
+        ways_b = np.vectorize(comb)(rest, np.where(ok, b, 0)).astype(float)
+        w *= ways_a[a] * np.where(ok, ways_b, 0.0)
+    return w / (comb(n, h) * comb(n - h, h))
+
+
+def _type_counts(spec: DealSpec) -> np.ndarray:
+    types = spec.types()
+    out = np.zeros((len(types), spec.n_ranks), dtype=np.int8)
+    for i, t in enumerate(types):
+        for r in t:
+            out[i, r] += 1
+    return out
+
+
+def trick_winner(leader: int, lead_rank: int, reply_rank: int) -> int:
+    """Winner of a trick (0 or 1), or 2 for pourri (TR-3: equal ranks); rank 0 is the 7."""
+    if lead_rank == reply_rank:
+        return 2
+    return leader if lead_rank < reply_rank else 1 - leader
+
+
+def deal_result(results: tuple[int, ...], n_tricks: int = 3) -> int | None:
+    """Winner of the deal from its trick results so far, 2 for null, None to go on (TR-3)."""
+    if n_tricks == 1:
+        return results[0]
+    if len(results) < 2:
+        return None
+    first, second = results[0], results[1]
+    if len(results) == 2:
+        if first < 2 and second in (first, 2):  # second pourri goes to the first's winner
+            return first
+        if first == 2 and second < 2:  # first pourri goes to the second's winner
+            return second
+        return None  # one each, or both pourri
+    third = results[2]
+    if third < 2:
+        return third
+    return first if first < 2 else 2  # third pourri: to the first's winner; all pourri: null
+
+
+def _multisets(spec: DealSpec):
+    """Every multiset of played ranks (sorted tuple) -> id, and the types containing it."""
+    types = spec.types()
+    ids: dict[tuple[int, ...], int] = {}
+    for size in range(spec.hand_size + 1):
+        for ms in itertools.combinations_with_replacement(range(spec.n_ranks), size):
+            if max([ms.count(r) for r in ms], default=0) <= spec.copies:
+                ids[ms] = len(ids)
+    position = np.full((len(ids), len(types)), -1, dtype=np.int32)
+    lists = np.full((len(ids), len(types)), -1, dtype=np.int16)
+    sizes = np.zeros(len(ids), dtype=np.int32)
+    for ms, m in ids.items():
+        k = 0
+        for t, hand in enumerate(types):
+            if all(hand.count(r) >= ms.count(r) for r in set(ms)):
+                position[m, t] = k
+                lists[m, k] = t
+                k += 1
+        sizes[m] = k
+    return ids, lists, sizes, position
+
+
+def build_deal_tree(spec: DealSpec = DealSpec()) -> DealTree:
+    """The public tree of one deal (breadth-first; see the module docstring)."""
+    ids, lists, sizes, position = _multisets(spec)
+    cols = _walk(spec, ids)
+    player, parent, action, payoff, kind, slot, stake, pending, ms0, ms1 = (
+        np.asarray(c) for c in cols)
+    n = len(player)
+    child_start = np.zeros(n, dtype=np.int32)
+    n_children = np.zeros(n, dtype=np.int32)
+    np.add.at(n_children, parent[1:], 1)
+    first = np.full(n, n, dtype=np.int64)
+    np.minimum.at(first, parent[1:], np.arange(1, n))
+    child_start[:] = np.where(n_children > 0, first, 0)
+    ms = np.stack([ms0, ms1], axis=1).astype(np.int32)
+    entry_count = sizes[ms].astype(np.int32)
+    entry_start = np.zeros((n, 2), dtype=np.int64)
+    flat = entry_count.ravel().astype(np.int64)
+    entry_start.ravel()[1:] = np.cumsum(flat)[:-1]
+    entry_type, entry_parent = _entries(parent.astype(np.int32), ms, entry_start, entry_count,
+                                        lists, position, int(flat.sum()))
+    type_names = tuple(" ".join(RANK_CODES[r] for r in t) for t in spec.types())
+    names = ("pass", "propose", "refuse", "accept", "counter") + tuple(
+        f"play {RANK_CODES[r]}" for r in range(spec.n_ranks))
+    tree = PublicTree(
+        player=player.astype(np.int8), parent=parent.astype(np.int32),
+        child_start=child_start, n_children=n_children, action=action.astype(np.int16),
+        payoff=payoff.astype(np.float64), showdown=np.zeros(n, dtype=bool),
+        entry_start=entry_start, entry_count=entry_count, entry_type=entry_type,
+        entry_parent=entry_parent, weight=deal_weights(spec),
+        sign=np.zeros((len(type_names), len(type_names))), action_names=names,
+        type_names=(type_names, type_names))
+    return DealTree(spec=spec, tree=tree, kind=kind.astype(np.int8), slot=slot.astype(np.int8),
+                    stake=stake.astype(np.int16), pending=pending.astype(np.int16),
+                    types=tuple(spec.types()), type_counts=_type_counts(spec))
+
+
+@numba.njit(cache=True)
+def _entries(parent, ms, entry_start, entry_count, lists, position, n_entries):
+    """Entry types (each node's consistent hands) and their parent entries."""
+    etype = np.empty(n_entries, dtype=np.int16)
+    eparent = np.full(n_entries, -1, dtype=np.int64)
+    for n in range(len(parent)):
+        for p in range(2):
+            s = entry_start[n, p]
+            m = ms[n, p]
+            for k in range(entry_count[n, p]):
+                t = lists[m, k]
+                etype[s + k] = t
+                if n > 0:
+                    par = parent[n]
+                    eparent[s + k] = entry_start[par, p] + position[ms[par, p], t]
+    return etype, eparent
+
+
+def _walk(spec: DealSpec, ids: dict):
+    """Breadth-first enumeration of the deal's public nodes, as column lists."""
+    cols = [[] for _ in range(10)]
+    (player, parent, action, payoff, kind, slot, stake_col, pending_col, ms0_col,
+     ms1_col) = cols
+    caps = (spec.target - spec.scores[0], spec.target - spec.scores[1])
+    n_tricks = spec.hand_size
+    # state: (kind, p, played0, played1, results, leader, table, stake, pending)
+    queue = [(-1, -1, (K_PROPOSE, 0, (), (), (), 0, -1, 1, 0))]
+    head = 0
+
+    def add(par, act, st, pay=0.0):
+        queue.append((par, act, st))
+        cols_pay.append(pay)
+
+    cols_pay = [0.0]
+    while head < len(queue):
+        par, act, st = queue[head]
+        node = head
+        head += 1
+        k, p, pl0, pl1, results, leader, table, stake, pend = st
+        player.append(p if k != K_END else TERMINAL)
+        parent.append(par)
+        action.append(act)
+        payoff.append(cols_pay[node])
+        kind.append(k)
+        slot.append(len(pl0) + len(pl1))
+        stake_col.append(stake)
+        pending_col.append(pend)
+        ms0_col.append(ids[pl0])
+        ms1_col.append(ids[pl1])
+        if k == K_END:
+            continue
+        q = 1 - p
+        sign_p = 1.0 if p == 0 else -1.0
+        if k == K_PROPOSE:
+            proposal = min(2 * stake, caps[p])
+            add(node, PASS, (K_CARD,) + st[1:])
+            add(node, PROPOSE, (K_ANSWER, q, pl0, pl1, results, leader, table, stake, proposal))
+        elif k == K_ANSWER:  # q == proposer
+            add(node, REFUSE, (K_END, -1, pl0, pl1, results, leader, table, stake, 0),
+                -sign_p * stake)
+            add(node, ACCEPT, (K_CARD, q, pl0, pl1, results, leader, table, pend, 0))
+            if spec.counter_banco and pend < 2 * stake and caps[p] > pend:
+                add(node, COUNTER, (K_REPLY, q, pl0, pl1, results, leader, table, stake, pend))
+        elif k == K_REPLY:  # p proposed a banco ``pend``, q countered with caps[q]
+            add(node, REFUSE, (K_END, -1, pl0, pl1, results, leader, table, pend, 0),
+                -sign_p * pend)
+            add(node, ACCEPT, (K_CARD, p, pl0, pl1, results, leader, table, caps[q], 0))
+        else:
+            _card_children(spec, node, st, caps, n_tricks, add)
+    return cols
+
+
+def _card_children(spec, node, st, caps, n_tricks, add):
+    """Children of a card node: one per rank the player may hold (TR-3)."""
+    _, p, pl0, pl1, results, leader, table, stake, _ = st
+    played = (pl0, pl1)
+    for r in range(spec.n_ranks):
+        if pl0.count(r) + pl1.count(r) >= spec.copies:
+            continue
+        mine = tuple(sorted(played[p] + (r,)))
+        new = (mine, pl1) if p == 0 else (pl0, mine)
+        if table < 0:  # p led: the other player replies
+            nxt = _before_card(1 - p, new, results, leader, r, stake, caps)
+            add(node, PLAY + r, nxt)
+            continue
+        winner = trick_winner(leader, table, r)
+        res = results + (winner,)
+        outcome = deal_result(res, n_tricks)
+        if outcome is not None:
+            points = 0.0 if outcome == 2 else (stake if outcome == 0 else -stake)
+            add(node, PLAY + r, (K_END, -1, new[0], new[1], res, leader, -1, stake, 0), points)
+            continue
+        nxt_leader = leader if winner == 2 else winner  # TR-3: a pourri's leader leads again
+        add(node, PLAY + r, _before_card(nxt_leader, new, res, nxt_leader, -1, stake, caps))
+
+
+def _before_card(p, played, results, leader, table, stake, caps):
+    """State before p's card: a proposal turn if p may raise the stake (TR-5), else the card."""
+    k = K_PROPOSE if min(2 * stake, caps[p]) > stake else K_CARD
+    return (k, p, played[0], played[1], results, leader, table, stake, 0)
