@@ -20,45 +20,30 @@ import numpy as np
 import polars as pl
 from joblib import Parallel, delayed
 
-from analysis import stats
-from analysis.experiment import Experiment, PolicySpec
-from analysis.games import game as game_adapter
-from analysis.runner import DEFAULT_CHUNK, local_parallel
-
-
-def seat_experiment(base: Experiment, candidate: PolicySpec | str, baseline: PolicySpec | str,
-                    seats: Sequence[int]) -> Experiment:
-    """``base`` with ``candidate`` at ``seats`` and ``baseline`` elsewhere."""
-    n = game_adapter(base.game).n_players(base.config())
-    seats = _check_seats(seats, n)
-    candidate, baseline = PolicySpec.parse(candidate), PolicySpec.parse(baseline)
-    return base.replace(policies=tuple(candidate if s in seats else baseline for s in range(n)))
-
-
-def _check_seats(seats: Sequence[int], n: int) -> tuple[int, ...]:
-    seats = tuple(sorted(set(int(s) for s in seats)))
-    if not seats or seats[0] < 0 or seats[-1] >= n:
-        raise ValueError(f"seats must be distinct seat numbers in 0..{n - 1}, got {seats}")
-    return seats
+from analysis import stats, summaries
+from analysis.experiment import Experiment, build_policy, check_seats, policy_label, seat_experiment
+from analysis.runner import local_parallel
+from simulators.core.params import Policy
 
 
 def _chunks(size: int, chunk_size: int) -> list[tuple[int, int]]:
     return [(first, min(chunk_size, size - first)) for first in range(0, size, chunk_size)]
 
 
-def _focal_scores(experiments: Sequence[dict[str, Any]], seats: tuple[int, ...], first: int,
+def _focal_scores(experiments: Sequence[Experiment], seats: tuple[int, ...], first: int,
                   count: int) -> tuple[int, list[np.ndarray], list[pl.DataFrame]]:
-    """Worker: play one unit range under each experiment; focal scores and deal tables."""
-    scores, deals = [], []
-    for data in experiments:
-        exp = Experiment.from_dict(data)
-        adapter = game_adapter(exp.game)
-        config = exp.config()
-        tables = adapter.play(config, exp.build_policies(), exp.unit, first, count, exp.seed)
-        per_seat = adapter.seat_scores(tables, exp.unit, adapter.n_players(config))
+    """Worker: play one unit range under each experiment; focal scores and summary tables."""
+    scores, summary = [], []
+    for exp in experiments:
+        tables = exp.play(first, count)
+        per_seat = exp.unit.seat_scores(tables, exp.config)
         scores.append(per_seat[:, list(seats)].sum(axis=1))
-        deals.append(tables[adapter.summary_table[exp.unit]])
-    return first, scores, deals
+        summary.append(tables[exp.unit.summary_table])
+    return first, scores, summary
+
+
+def _default_chunk(base: Experiment, chunk_size: int | None) -> int:
+    return chunk_size or max(1, base.unit.default_chunk // 5)
 
 
 def _progress(total: int, unit: str, progress: bool | None):
@@ -68,8 +53,8 @@ def _progress(total: int, unit: str, progress: bool | None):
     return tqdm(total=total, unit=unit, unit_scale=True, disable=not enabled, file=sys.stderr)
 
 
-def compare(base: Experiment, a: PolicySpec | str, b: PolicySpec | str,
-            baseline: PolicySpec | str | None = None, seats: Sequence[int] = (0,), *,
+def compare(base: Experiment, a: Policy | str, b: Policy | str,
+            baseline: Policy | str | None = None, seats: Sequence[int] = (0,), *,
             precision: float | None = None, confidence: float = 0.95, n_jobs: int = 1,
             chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:
     """Compare policy ``a`` with ``b`` at ``seats`` on the same units of ``base``.
@@ -80,16 +65,16 @@ def compare(base: Experiment, a: PolicySpec | str, b: PolicySpec | str,
     the paired difference A - B and, for reference, the unpaired (Welch)
     difference: ``row, policy, mean, low, high, n, p_value``.
     """
-    baseline = PolicySpec.parse(baseline if baseline is not None else base.policies[0])
+    a, b = build_policy(base.game, a), build_policy(base.game, b)
+    baseline = build_policy(base.game, baseline if baseline is not None else base.policies[0])
+    seats = check_seats(seats, base.seats)
     exp_a = seat_experiment(base, a, baseline, seats)
     exp_b = seat_experiment(base, b, baseline, seats)
-    seats = _check_seats(seats, len(exp_a.policies))
-    chunk_size = chunk_size or DEFAULT_CHUNK[base.unit] // 5
-    chunks = _chunks(base.size, chunk_size)
+    chunks = _chunks(base.size, _default_chunk(base, chunk_size))
     wave = len(chunks) if precision is None else max(2, 2 * max(n_jobs, 1))
     got: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    payload = [exp_a.to_dict(), exp_b.to_dict()]
-    with _progress(base.size, base.unit[:-1], progress) as bar:
+    payload = [exp_a, exp_b]
+    with _progress(base.size, base.unit.singular, progress) as bar:
         for start in range(0, len(chunks), wave):
             tasks = [delayed(_focal_scores)(payload, seats, f, c)
                      for f, c in chunks[start:start + wave]]
@@ -104,8 +89,8 @@ def compare(base: Experiment, a: PolicySpec | str, b: PolicySpec | str,
                 if (diff.high - diff.low) / 2 <= precision:
                     break
     score_a, score_b = _stack(got)
-    return comparison_table(score_a, score_b, PolicySpec.parse(a).label(),
-                            PolicySpec.parse(b).label(), confidence)
+    return comparison_table(score_a, score_b, policy_label(base.game, a),
+                            policy_label(base.game, b), confidence)
 
 
 def _stack(got: Mapping[int, tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -142,17 +127,13 @@ def parameter_grid(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
 
 
 def _apply(base: Experiment, point: Mapping[str, Any], seats: tuple[int, ...] | None,
-           baseline: PolicySpec | None) -> Experiment:
+           baseline: Policy | None) -> Experiment:
     """The experiment of one grid point: policy parameters or rule options changed."""
     focal = base.policies[0]
-    known_params = set(game_adapter(base.game).make_policy(focal.name).parameters())
-    params, options = dict(focal.params), dict(base.options)
-    for key, value in point.items():
-        if key in known_params:
-            params[key] = value
-        else:
-            options[key] = value
-    candidate = PolicySpec(focal.name, params)
+    known_params = set(focal.parameters())
+    params = {k: v for k, v in point.items() if k in known_params}
+    options = {k: v for k, v in point.items() if k not in known_params}
+    candidate = type(focal).from_params(**{**focal.get_params(), **params})
     exp = base.replace(options=options, policies=(candidate,))
     if seats is None:
         return exp
@@ -160,7 +141,7 @@ def _apply(base: Experiment, point: Mapping[str, Any], seats: tuple[int, ...] | 
 
 
 def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
-          seats: Sequence[int] | None = None, baseline: PolicySpec | str | None = None,
+          seats: Sequence[int] | None = None, baseline: Policy | str | None = None,
           correction: str = "holm", confidence: float = 0.95, n_jobs: int = 1,
           chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:
     """Play ``base`` at every grid point on the same units; one tidy row per point.
@@ -173,29 +154,26 @@ def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
     interval, ``p_value`` and ``p_adjusted`` (``holm`` or ``fdr_bh``).
     """
     points = parameter_grid(grid)
-    n = game_adapter(base.game).n_players(base.config())
-    focal_seats = tuple(range(n)) if seats is None else _check_seats(seats, n)
-    baseline = None if baseline is None else PolicySpec.parse(baseline)
+    n = base.seats
+    focal_seats = tuple(range(n)) if seats is None else check_seats(seats, n)
+    baseline = None if baseline is None else build_policy(base.game, baseline)
     experiments = [_apply(base, p, None if seats is None else focal_seats, baseline)
                    for p in points]
-    payload = [e.to_dict() for e in experiments]
-    chunk_size = chunk_size or DEFAULT_CHUNK[base.unit] // 5
-    tasks = [delayed(_focal_scores)(payload, focal_seats, f, c)
-             for f, c in _chunks(base.size, chunk_size)]
+    tasks = [delayed(_focal_scores)(experiments, focal_seats, f, c)
+             for f, c in _chunks(base.size, _default_chunk(base, chunk_size))]
     scores: dict[int, list[np.ndarray]] = {}
     deals: dict[int, list[pl.DataFrame]] = {}
-    with _progress(base.size * len(points), base.unit[:-1], progress) as bar:
+    with _progress(base.size * len(points), base.unit.singular, progress) as bar:
         with local_parallel(n_jobs):
             for first, s, d in Parallel(return_as="generator_unordered")(tasks):
                 scores[first], deals[first] = s, d
                 bar.update(len(s[0]) * len(points))
     order = sorted(scores)
-    adapter = game_adapter(base.game)
     rows = []
     first_scores = np.concatenate([scores[k][0] for k in order])
     for i, point in enumerate(points):
         point_scores = np.concatenate([scores[k][i] for k in order])
-        rates = adapter.rates(pl.concat([deals[k][i] for k in order]))
+        rates = summaries.evaluate(base.unit.metrics, pl.concat([deals[k][i] for k in order]))
         row: dict[str, Any] = {f"param_{k}": v for k, v in point.items()}
         row["n"] = len(point_scores)
         for r in rates.iter_rows(named=True):

@@ -1,51 +1,37 @@
-"""What are my odds of making this contract with this hand?
+"""What are my odds with this hand? Any game that declares an odds hook.
 
-For a concrete bid-time situation (see
-:class:`simulators.bianco_mano.dealing.Situation`) the unknown cards are
-dealt uniformly, the players before the bidder must have passed (rejection),
-and the policies play the rest. Both decisions are estimated on their own
-deals: *take* (P(made), P(capo), the side's card points, the bidder's score
-change) and *pass* (the bidder's score change, how often someone else
-takes, how often everyone passes).
+The game's :class:`~simulators.core.game.Odds` hook plays a concrete
+situation (its ``question`` dataclass: a hand, a position…) once per
+decision and returns one row per simulated deal; the hook's metrics are
+evaluated on each decision's rows, with intervals.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
-from analysis import stats
-from simulators.bianco_mano import rules as R
-from simulators.bianco_mano.dealing import PASS, TAKE, Situation, play_situation
+from analysis import summaries
+from analysis.experiment import Experiment
 
 
-def bianco_mano_odds(config: R.BiancoManoConfig, policies, situation: Situation, *,
-                     n_deals: int = 20_000, seed: int = 0, family: int | None = None,
-                     confidence: float = 0.95) -> pl.DataFrame:
-    """Tidy table ``decision, metric, value, low, high, n`` for taking and passing."""
-    seat = situation.seat
+def odds(experiment: Experiment, question, confidence: float = 0.95) -> pl.DataFrame:
+    """Tidy table ``decision, metric, value, low, high, n`` for a situation.
+
+    ``experiment`` gives the game, rule config, policies, size (deals per
+    decision) and seed; ``question`` is an instance of the game's
+    ``odds.question`` dataclass.
+    """
+    hook = experiment.game.odds
+    if hook is None:
+        raise ValueError(f"odds is not available for {experiment.game.name}")
+    if not isinstance(question, hook.question):
+        raise ValueError(f"question must be a {hook.question.__name__}")
+    table = hook.play(experiment.config, experiment.play_policies(), question, experiment.size,
+                      experiment.seed)
     rows = []
-
-    def add(decision, metric, estimate):
-        rows.append({"decision": decision, "metric": metric, "value": estimate.value,
-                     "low": estimate.low, "high": estimate.high, "n": estimate.n})
-
-    take, reached, dealt = play_situation(config, policies, situation, TAKE, n_deals, seed,
-                                          family=family)
-    made = (take.outcome == R.MADE) | (take.outcome == R.CAPO)
-    add(TAKE, "P(made)", stats.proportion(int(made.sum()), len(made), confidence))
-    add(TAKE, "P(capo)", stats.proportion(int((take.outcome == R.CAPO).sum()), len(made),
-                                          confidence))
-    add(TAKE, "side card points", stats.mean(take.side_points, confidence))
-    add(TAKE, "score change", stats.mean(take.deltas[:, seat], confidence))
-    add(TAKE, "P(bidder's turn comes)", stats.proportion(reached, dealt, confidence))
-    give_up, _, _ = play_situation(config, policies, situation, PASS, n_deals, seed)
-    other = give_up.taker >= 0
-    add(PASS, "score change", stats.mean(give_up.deltas[:, seat], confidence))
-    add(PASS, "P(another player takes)", stats.proportion(int(other.sum()), len(other),
-                                                          confidence))
-    add(PASS, "P(all pass)", stats.proportion(int((~other).sum()), len(other), confidence))
-    partner_side = other & (np.asarray(give_up.partner) == seat)
-    add(PASS, "P(partner of another taker)", stats.proportion(int(partner_side.sum()), len(other),
-                                                          confidence))
+    for decision, metric in hook.metrics:
+        e = summaries.estimate([metric], table.filter(pl.col("decision") == decision),
+                               metric.name, confidence)
+        rows.append({"decision": decision, "metric": metric.label, "value": e.value,
+                     "low": e.low, "high": e.high, "n": e.n})
     return pl.DataFrame(rows)

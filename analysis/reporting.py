@@ -1,28 +1,63 @@
-"""Shared report machinery: display tables, HTML and Markdown rendering, atomic writing.
+"""Reports: what a game's report module declares, and the one machine that builds it.
 
-A report is a :class:`Header` and a list of :class:`Section` (tables, one
-figure, findings). :func:`render_html` makes one self-contained page (inline
-CSS, figures as base64 PNG, no external reference); :func:`render_markdown`
-its twin with figures as files; :func:`write_report` stages everything and
-moves each file into place, leaving nothing behind on failure.
+The report-module contract
+--------------------------
+A game's report is the module ``analysis/reports/<slug>.py`` (``slug`` =
+the game's name with ``-`` → ``_``), found by that convention. It defines
+``REPORT = Report(...)``:
+
+``plan(ctx) -> {run name: Experiment}``
+    every simulation the report needs, sized with ``ctx.size(base)`` and
+    derived from ``ctx.base`` (the game's defaults, or ``--config``) with
+    ``ctx.experiment(...)``. Each one is played by :func:`analysis.runner.run`
+    into ``<out-dir>/.<slug>_runs/<run name>/``, so every report gets
+    ``--n-jobs``, a manifest and resume after a kill for free.
+``sections``
+    functions ``build(runs, ctx) -> Section``, one per question; ``runs``
+    maps each run name to its finished :class:`~analysis.runner.RunResult`
+    (``runs["deals4"].table("deals")``). A section computes its tidy
+    summary (``estimate_row``), display tables (``pct``, ``num``…), one
+    figure (``new_figure``, ``png``) and its findings (sentences).
+``settings(ctx, plan) -> [(setting, value), ...]``
+    the "Run settings" rows shown at the top.
+
+:func:`build_report` validates everything first (scale, seed, output
+directory, the plan's experiments), plays the runs, builds the sections,
+renders ``templates/report.html.j2`` (autoescaped, figures inlined as
+base64 PNG, no external reference) and ``report.md.j2`` (figures in
+``<slug>_figures/``), writes them atomically, then deletes the runs.
+:func:`build_all` does it for every registered game that has a report
+module and writes ``index.html`` / ``index.md`` with each game's headline
+findings.
 """
 
 from __future__ import annotations
 
 import base64
-import html
+import importlib
+import importlib.util
 import io
+import math
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import polars as pl
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
+
+from analysis.experiment import Experiment, build_policy, read_toml
+from analysis.stats import Estimate
+from simulators.core.game import Game, games, get_game
+
+# ------------------------------------------------------------------ what a section holds
 
 
 @dataclass(frozen=True)
@@ -55,7 +90,6 @@ class Section:
     summary: pl.DataFrame  # the tidy numeric summary behind the tables
 
 
-
 @dataclass(frozen=True)
 class Header:
     title: str
@@ -63,7 +97,164 @@ class Header:
     meta: pl.DataFrame
 
 
+# ------------------------------------------------------------------ what a report declares
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    """What a report's plan and sections see: the base experiment, scale and seed."""
+
+    base: Experiment
+    scale: float
+    seed: int
+
+    @property
+    def policy(self):
+        """The base policy (every seat unless a section says otherwise)."""
+        return self.base.policies[0]
+
+    def size(self, base: int, minimum: int = 20) -> int:
+        """``base`` units at this scale, at least ``minimum``."""
+        return max(minimum, round(base * self.scale))
+
+    def experiment(self, unit: str, size: int, *, seed: int | None = None,
+                   policies: Any = None, **options: Any) -> Experiment:
+        """The base experiment with a unit, size, rule options and policies changed."""
+        changes: dict[str, Any] = {"unit": unit, "size": size,
+                                   "seed": self.seed if seed is None else seed}
+        if options:
+            changes["options"] = options
+        if policies is not None:
+            changes["policies"] = policies
+        return self.base.replace(**changes)
+
+
+Runs = Mapping[str, Any]  # run name -> analysis.runner.RunResult
+
+
+@dataclass(frozen=True)
+class Report:
+    """A game's report, declared (see the module docstring for the contract)."""
+
+    title: str
+    intro: tuple[str, ...]
+    plan: Callable[[ReportContext], Mapping[str, Experiment]]
+    sections: tuple[Callable[[Runs, ReportContext], Section], ...]
+    settings: Callable[[ReportContext, Mapping[str, Experiment]], list[tuple[str, str]]]
+    headline_sections: int = 2  # the first finding of this many sections goes on the index
+
+
+def report_module(game: Game):
+    """The game's report module, or None if it has none."""
+    name = f"analysis.reports.{game.slug}"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
+
+
+def report_of(game: Game | str) -> Report:
+    """The ``REPORT`` of a game's report module."""
+    game = get_game(game)
+    module = report_module(game)
+    if module is None or not isinstance(getattr(module, "REPORT", None), Report):
+        raise ValueError(f"{game.name} has no report (expected REPORT in "
+                         f"analysis/reports/{game.slug}.py)")
+    return module.REPORT
+
+
+# ------------------------------------------------------------------ estimates and text
+
+
+def estimate_row(e: Estimate, **keys: Any) -> dict[str, Any]:
+    """One tidy summary row: ``keys…, value, low, high, n``."""
+    return {**keys, "value": float(e.value), "low": float(e.low), "high": float(e.high),
+            "n": int(e.n)}
+
+
+def find_estimate(frame: pl.DataFrame, **keys: Any) -> Estimate:
+    """The Estimate of the one row of a tidy summary matching ``keys``."""
+    rows = frame.filter(*[pl.col(k) == v for k, v in keys.items()])
+    if rows.height != 1:
+        raise KeyError(f"{keys} matches {rows.height} rows")
+    r = rows.row(0, named=True)
+    return Estimate(r["value"], r["low"], r["high"], r["n"])
+
+
+def row_estimate(row: Mapping[str, Any]) -> Estimate:
+    """The Estimate held in a summary row (value, low, high, n)."""
+    return Estimate(row["value"], row["low"], row["high"], row["n"])
+
+
+def finite(*values: float) -> bool:
+    """Whether every value is a finite number."""
+    return all(math.isfinite(v) for v in values)
+
+
+def pct(e: Estimate, digits: int = 1) -> str:
+    """A rate: '70.8% [70.5, 71.1]'."""
+    if not finite(e.value, e.low, e.high):
+        return "–"
+    return (f"{100 * e.value:.{digits}f}% [{100 * e.low:.{digits}f}, "
+            f"{100 * e.high:.{digits}f}]")
+
+
+def pp(e: Estimate, digits: int = 2) -> str:
+    """A difference of rates in percentage points: '+0.45 pp [+0.41, +0.49]'."""
+    if not finite(e.value, e.low, e.high):
+        return "–"
+    return (f"{100 * e.value:+.{digits}f} pp [{100 * e.low:+.{digits}f}, "
+            f"{100 * e.high:+.{digits}f}]")
+
+
+def num(e: Estimate, digits: int = 2, signed: bool = False) -> str:
+    """A mean: '1.23 [1.20, 1.26]'."""
+    if not finite(e.value, e.low, e.high):
+        return "–"
+    s = "+" if signed else ""
+    return f"{e.value:{s}.{digits}f} [{e.low:{s}.{digits}f}, {e.high:{s}.{digits}f}]"
+
+
+def policy_text(game: Game, policy) -> str:
+    """A policy with every parameter: ``heuristic(take_threshold=4.0, …)``."""
+    from analysis.experiment import policy_name
+
+    params = ", ".join(f"{k}={v}" for k, v in policy.get_params().items())
+    return f"{policy_name(game, policy)}({params})"
+
+
+def fmt_count(value: float) -> str:
+    """A count with thousands separators: '1,000,000'."""
+    return f"{int(value):,}"
+
+
+def formatted(percent: bool = True, digits: int = 1) -> pl.Expr:
+    """A summary table's estimates as display text (``pct`` or ``num``), as an expression."""
+    def text(r: dict) -> str:
+        e = row_estimate(r)
+        return pct(e, digits) if percent else num(e, digits)
+
+    return pl.struct("value", "low", "high", "n").map_elements(text, return_dtype=pl.String)
+
+
+def ratio_pseudo(k: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Pseudo-values of the ratio estimator sum(k)/sum(m) over units (deals or games).
+
+    Their mean is the ratio and their variance its delta-method (linearised)
+    variance, so ``stats.mean``/``paired_difference``/``unpaired_difference``
+    of pseudo-values give t intervals for ratios of clustered or paired counts.
+    """
+    k, m = np.asarray(k, dtype=float), np.asarray(m, dtype=float)
+    if m.sum() == 0:
+        return np.full(k.shape, np.nan)
+    r = k.sum() / m.sum()
+    return r + (k - r * m) / m.mean()
+
+
+# ------------------------------------------------------------------ figures
+
+
 def new_figure(width: float, height: float, ncols: int = 1):
+    """A figure with ``ncols`` axes side by side, light horizontal grid."""
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, ncols, squeeze=False)[0]
@@ -74,102 +265,72 @@ def new_figure(width: float, height: float, ncols: int = 1):
 
 
 def png(fig: Figure, dpi: int = 110) -> bytes:
+    """A figure as PNG bytes (no timestamp: identical figures give identical bytes)."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
     return buf.getvalue()
 
 
 def percent_axis(ax) -> None:
+    """Show the y axis as percentages of 1."""
     ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0))
 
 
-
-CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
-       max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
-h1 { font-size: 1.7rem; margin-bottom: .3rem; }
-h2 { font-size: 1.25rem; margin-top: 0; padding-top: 1rem; }
-section { border-top: 1px solid #ccc; margin-top: 2rem; }
-table { border-collapse: collapse; font-size: .82rem; margin: .8rem 0; }
-.scroll { overflow-x: auto; }
-caption { caption-side: top; text-align: left; font-size: .85rem; color: #444;
-          padding-bottom: .3rem; }
-th, td { border: 1px solid #d4d4d4; padding: .2rem .5rem; text-align: right;
-         white-space: nowrap; }
-th { background: #f2f2f2; }
-td:first-child, th:first-child { text-align: left; }
-figure { margin: 1rem 0; }
-figure img { max-width: 100%; height: auto; }
-figcaption { font-size: .85rem; color: #444; }
-p.method { color: #444; font-size: .92rem; }
-p.finding { background: #f6f8fa; border-left: 3px solid #4C72B0; padding: .4rem .7rem; }
-.meta td { white-space: normal; text-align: left; }
-"""
+def yerr(values, lows, highs) -> np.ndarray:
+    """Error-bar extents (2, n) from values and interval bounds, infinities as 0."""
+    v, lo, hi = (np.asarray(x, dtype=float) for x in (values, lows, highs))
+    return np.clip(np.nan_to_num(np.vstack([v - lo, hi - v]), posinf=0.0, neginf=0.0), 0, None)
 
 
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
+def headroom(ax, factor: float = 1.3) -> None:
+    """Room above the tallest bar for a legend."""
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high * factor)
 
 
-def html_table(frame: pl.DataFrame, caption: str = "", css_class: str = "") -> str:
-    """A pl.DataFrame as an HTML table (cells escaped, shown as strings)."""
-    cls = f' class="{_esc(css_class)}"' if css_class else ""
-    head = "".join(f"<th>{_esc(c)}</th>" for c in frame.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_esc(v)}</td>" for v in row) + "</tr>\n"
-                   for row in frame.iter_rows())
-    cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    return (f'<div class="scroll"><table{cls}>{cap}<thead><tr>{head}</tr></thead>\n'
-            f"<tbody>\n{body}</tbody></table></div>")
+# ------------------------------------------------------------------ rendering
+
+_HTML = Environment(loader=PackageLoader("analysis", "templates"),
+                    autoescape=select_autoescape(["html", "html.j2"]),
+                    undefined=StrictUndefined, keep_trailing_newline=True)
+_MD = Environment(loader=PackageLoader("analysis", "templates"), autoescape=False,
+                  undefined=StrictUndefined, keep_trailing_newline=True,
+                  trim_blocks=True, lstrip_blocks=True)
 
 
-def markdown_table(frame: pl.DataFrame) -> str:
-    """A pl.DataFrame as a pipe table (pipes in cells escaped)."""
-    def cell(v: object) -> str:
-        return str(v).replace("|", "\\|").replace("\n", " ")
+def _md_cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
 
-    lines = ["| " + " | ".join(cell(c) for c in frame.columns) + " |",
-             "|" + "|".join(":---" if i == 0 else "---:" for i in range(frame.width)) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.iter_rows()]
-    return "\n".join(lines)
+
+def _rows(frame: pl.DataFrame) -> list[list[str]]:
+    return [[str(v) for v in row] for row in frame.iter_rows()]
+
+
+_HTML.filters["rows"] = _rows
+_MD.filters["rows"] = _rows
+_MD.filters["cell"] = _md_cell
+_MD.filters["alt"] = lambda text: str(text).replace("[", "(").replace("]", ")")
+_HTML.filters["b64"] = lambda data: base64.b64encode(data).decode("ascii")
 
 
 def render_html(header: Header, sections: Sequence[Section]) -> str:
-    parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-             f"<title>{_esc(header.title)}</title>", f"<style>{CSS}</style>", "</head>",
-             "<body>", f"<h1>{_esc(header.title)}</h1>"]
-    parts += [f"<p>{_esc(p)}</p>" for p in header.intro]
-    parts.append(html_table(header.meta, "Run settings", "meta"))
-    parts.append("<nav><ul>" + "".join(f'<li><a href="#{s.key}">{_esc(s.title)}</a></li>'
-                                       for s in sections) + "</ul></nav>")
-    for s in sections:
-        parts.append(f'<section id="{s.key}">')
-        parts.append(f"<h2>{_esc(s.title)}</h2>")
-        parts.append(f'<p class="method">{_esc(s.method)}</p>')
-        parts += [html_table(t.frame, t.caption) for t in s.tables]
-        data = base64.b64encode(s.plot.png).decode("ascii")
-        parts.append(f'<figure><img src="data:image/png;base64,{data}" '
-                     f'alt="{_esc(s.plot.caption)}"><figcaption>{_esc(s.plot.caption)}'
-                     "</figcaption></figure>")
-        parts += [f'<p class="finding">{_esc(f)}</p>' for f in s.findings]
-        parts.append("</section>")
-    parts += ["</body>", "</html>", ""]
-    return "\n".join(parts)
+    """One self-contained page: inline CSS, figures as base64 PNG, every value escaped."""
+    return _HTML.get_template("report.html.j2").render(header=header, sections=sections)
 
 
 def render_markdown(header: Header, sections: Sequence[Section], figure_dir: str) -> str:
-    parts = [f"# {header.title}", ""]
-    for p in header.intro:
-        parts += [p, ""]
-    parts += [markdown_table(header.meta), ""]
-    for s in sections:
-        parts += [f"## {s.title}", "", f"*{s.method}*", ""]
-        for t in s.tables:
-            parts += [f"{t.caption}", "", markdown_table(t.frame), ""]
-        alt = s.plot.caption.replace("[", "(").replace("]", ")")
-        parts += [f"![{alt}]({figure_dir}/{s.plot.name})", "", f"*{s.plot.caption}*", ""]
-        for f in s.findings:
-            parts += [f"> {f}", ""]
-    return "\n".join(parts)
+    """The Markdown twin, figures as files in ``figure_dir``."""
+    return _MD.get_template("report.md.j2").render(header=header, sections=sections,
+                                                   figure_dir=figure_dir)
+
+
+def render_index(entries: Sequence[Mapping[str, Any]], kind: str) -> str:
+    """The index page of ``report all`` (``kind`` is ``html`` or ``md``)."""
+    env = _HTML if kind == "html" else _MD
+    return env.get_template(f"index.{kind}.j2").render(entries=entries)
+
+
+# ------------------------------------------------------------------ writing
 
 
 def check_out_dir(out_dir: Path) -> None:
@@ -196,31 +357,34 @@ def _make_dirs(path: Path) -> Path | None:
     return missing[-1] if missing else None
 
 
-def write_report(out_dir: Path, name: str, html_text: str, md_text: str,
-                 plots: Sequence[Plot]) -> dict[str, Path]:
-    """Write ``name.html``, ``name.md`` and ``name_figures/``.
+def write_files(out_dir: Path, files: Mapping[str, bytes | str], *,
+                figures: tuple[str, Sequence[Plot]] | None = None) -> None:
+    """Write ``files`` (name -> content) into ``out_dir``, and figures into a subdirectory.
 
     Everything is staged in a temporary directory inside ``out_dir``, then
     each file moves into place with ``os.replace``. On failure, remove
-    the staging area and every directory this call created, and re-raise."""
+    the staging area and every directory this call created, and re-raise.
+    """
     out_dir = Path(out_dir)
     created_top = _make_dirs(out_dir)
-    html_name, md_name, fig_dir = f"{name}.html", f"{name}.md", out_dir / f"{name}_figures"
+    fig_dir = out_dir / figures[0] if figures else None
     fig_dir_created = False
     staging = None
     try:
-        staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=f".{name}.", suffix=".tmp"))
+        staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=".report.", suffix=".tmp"))
+        plots = figures[1] if figures else ()
         for plot in plots:
             (staging / plot.name).write_bytes(plot.png)
-        (staging / md_name).write_text(md_text, encoding="utf-8")
-        (staging / html_name).write_text(html_text, encoding="utf-8")
-        if not fig_dir.is_dir():
+        for name, content in files.items():
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            (staging / name).write_bytes(data)
+        if fig_dir is not None and not fig_dir.is_dir():
             fig_dir.mkdir()  # FileExistsError if a file is in the way
             fig_dir_created = True
         for plot in plots:
             os.replace(staging / plot.name, fig_dir / plot.name)
-        os.replace(staging / md_name, out_dir / md_name)
-        os.replace(staging / html_name, out_dir / html_name)
+        for name in files:
+            os.replace(staging / name, out_dir / name)
     except BaseException:
         if fig_dir_created:
             shutil.rmtree(fig_dir, ignore_errors=True)
@@ -230,6 +394,120 @@ def write_report(out_dir: Path, name: str, html_text: str, md_text: str,
     finally:
         if staging is not None and staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    return {"html": out_dir / html_name, "markdown": out_dir / md_name}
 
 
+def write_report(out_dir: Path, name: str, html_text: str, md_text: str,
+                 plots: Sequence[Plot]) -> dict[str, Path]:
+    """Write ``name.html``, ``name.md`` and ``name_figures/``, atomically."""
+    out_dir = Path(out_dir)
+    # the Markdown before the HTML: a reader of the HTML finds its twin complete
+    write_files(out_dir, {f"{name}.md": md_text, f"{name}.html": html_text},
+                figures=(f"{name}_figures", plots))
+    return {"html": out_dir / f"{name}.html", "markdown": out_dir / f"{name}.md"}
+
+
+# ------------------------------------------------------------------ building
+
+
+def _check_scale_seed(scale: float, seed: int) -> None:
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not (
+            math.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale must be a positive number, got {scale!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+
+
+def base_experiment(game: Game, seed: int, config: str | Path | None = None) -> Experiment:
+    """The game's defaults, or the rule options and policies of a TOML ``--config``."""
+    data: dict[str, Any] = {} if config is None else read_toml(config)
+    unknown = set(data) - {"game", "options", "policies", "policy"}
+    if unknown:
+        raise ValueError(f"a report config takes game, [options] and [[policies]]; got "
+                         f"{', '.join(sorted(unknown))}")
+    if data.get("game", game.name) != game.name:
+        raise ValueError(f"--config is for {data['game']!r}, not {game.name!r}")
+    policies = data.get("policies", data.get("policy"))
+    if policies is not None and not isinstance(policies, list):
+        policies = [policies]
+    built = None if policies is None else [build_policy(game, p) for p in policies]
+    return Experiment.create(game, options=data.get("options"), policies=built,
+                             size=1, seed=seed)
+
+
+@dataclass
+class BuiltReport:
+    """The paths written and the sections, for the index page."""
+
+    game: Game
+    report: Report
+    paths: dict[str, Path]
+    sections: list[Section] = field(default_factory=list)
+
+
+def build_report(game: Game | str, out_dir: str | Path = "reports", *, scale: float = 1.0,
+                 seed: int = 2026, n_jobs: int = 1, config: str | Path | None = None,
+                 progress: Callable[[str], None] | None = None,
+                 keep_runs: bool = False) -> dict[str, Path]:
+    """Simulate (through the runner), summarise and write one game's report."""
+    return _build(game, out_dir, scale=scale, seed=seed, n_jobs=n_jobs, config=config,
+                  progress=progress, keep_runs=keep_runs).paths
+
+
+def _build(game: Game | str, out_dir: str | Path, *, scale: float, seed: int, n_jobs: int,
+           config: str | Path | None, progress: Callable[[str], None] | None,
+           keep_runs: bool) -> BuiltReport:
+    from analysis.runner import run
+
+    game = get_game(game)
+    report = report_of(game)
+    _check_scale_seed(scale, seed)
+    out_dir = Path(out_dir)
+    check_out_dir(out_dir)
+    say = progress if progress is not None else (lambda _message: None)
+    ctx = ReportContext(base_experiment(game, int(seed), config), float(scale), int(seed))
+    plan = dict(report.plan(ctx))  # every experiment validated before any work
+    runs_dir = out_dir / f".{game.slug}_runs"
+    runs, wall = {}, 0.0
+    for i, (name, experiment) in enumerate(plan.items()):
+        say(f"{game.name} [{i + 1}/{len(plan)}] {name}: {experiment.size:,} "
+            f"{experiment.unit.name}")
+        runs_dir.mkdir(parents=True, exist_ok=True)
+        runs[name] = run(experiment, runs_dir / name, n_jobs=n_jobs, progress=False)
+        wall += sum(s["wall_seconds"] for s in runs[name].manifest["sessions"])
+    sections = []
+    for build in report.sections:
+        sections.append(build(runs, ctx))
+        say(f"{game.name}: {sections[-1].title}")
+    meta = [*report.settings(ctx, plan), ("simulation time", f"{wall:.1f} s")]
+    header = Header(report.title, report.intro,
+                    pl.DataFrame({"setting": [s for s, _ in meta], "value": [v for _, v in meta]}))
+    say(f"writing {out_dir / (game.slug + '.html')} and {out_dir / (game.slug + '.md')}")
+    paths = write_report(out_dir, game.slug, render_html(header, sections),
+                         render_markdown(header, sections, f"{game.slug}_figures"),
+                         [s.plot for s in sections])
+    if not keep_runs:
+        shutil.rmtree(runs_dir, ignore_errors=True)
+    return BuiltReport(game, report, paths, sections)
+
+
+def build_all(out_dir: str | Path = "reports", **settings: Any) -> dict[str, Path]:
+    """Every registered game's report, then ``index.html`` and ``index.md`` linking them."""
+    out_dir = Path(out_dir)
+    chosen = [g for g in games().values() if report_module(g) is not None]
+    if not chosen:
+        raise ValueError("no registered game has a report module")
+    for game in chosen:  # every report's declaration loads before any simulation
+        report_of(game)
+    built = [_build(g, out_dir, **{"keep_runs": False, "config": None, "progress": None,
+                                   **settings}) for g in chosen]
+    entries = [{
+        "title": b.report.title, "game": b.game.title, "html": b.paths["html"].name,
+        "markdown": b.paths["markdown"].name,
+        "findings": [s.findings[0] for s in b.sections[:b.report.headline_sections]
+                     if s.findings],
+    } for b in built]
+    write_files(out_dir, {"index.md": render_index(entries, "md"),
+                          "index.html": render_index(entries, "html")})
+    paths = {"index": out_dir / "index.html"}
+    paths.update({b.game.name: b.paths["html"] for b in built})
+    return paths

@@ -36,10 +36,8 @@ import polars as pl
 from joblib import Parallel, delayed, parallel_config
 
 from analysis.experiment import Experiment
-from analysis.games import game as game_adapter
 from simulators.core.rng import root_entropy
 
-DEFAULT_CHUNK = {"deals": 50_000, "games": 5_000, "rounds": 5_000, "solitaire": 2_000}
 MANIFEST = "manifest.json"
 BACKENDS = ("loky", "threading", "dask")
 
@@ -117,7 +115,7 @@ def _package_version() -> str:
         return "unknown"
 
 
-def _play_chunk(experiment: dict[str, Any], chunk: int, first: int, count: int,
+def _play_chunk(experiment: Experiment, chunk: int, first: int, count: int,
                 write_to: dict[str, str] | None = None):
     """Worker: play one chunk; returns (chunk, tables or temporary files, seconds).
 
@@ -125,10 +123,8 @@ def _play_chunk(experiment: dict[str, Any], chunk: int, first: int, count: int,
     the parent) each table is written next to its final name and the paths
     of the temporary files are returned; the parent only renames them.
     """
-    exp = Experiment.from_dict(experiment)
-    adapter = game_adapter(exp.game)
     start = time.perf_counter()
-    tables = adapter.play(exp.config(), exp.build_policies(), exp.unit, first, count, exp.seed)
+    tables = experiment.play(first, count)
     if write_to is not None:
         written = {}
         for name, final in write_to.items():
@@ -176,8 +172,7 @@ class _Plan:
 
 def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _Plan:
     """Create or reopen a run directory; refuse one that holds another experiment."""
-    adapter = game_adapter(experiment.game)
-    tables = adapter.tables[experiment.unit]
+    tables = experiment.unit.tables
     wanted = experiment.to_dict()
     manifest_path = out_dir / MANIFEST
     if manifest_path.exists():
@@ -194,7 +189,7 @@ def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _
         return _Plan(out_dir, experiment, manifest["chunk_size"], tables, manifest)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise ValueError(f"{str(out_dir)!r} exists and is not an empty directory or a run")
-    chunk_size = DEFAULT_CHUNK[experiment.unit] if chunk_size is None else chunk_size
+    chunk_size = experiment.unit.default_chunk if chunk_size is None else chunk_size
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     if not out_dir.parent.is_dir():
@@ -222,7 +217,7 @@ def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _
 def _execute(plan: _Plan, chunks: Iterable[int], n_jobs: int, backend: str,
              on_chunk: Callable[[int], None]) -> tuple[int, float]:
     """Play the given chunks in parallel and write each as it finishes."""
-    exp = plan.experiment.to_dict()
+    exp = plan.experiment
     local = backend != "dask"  # remote workers may not see this disk: ship the tables back
 
     def targets(c):
@@ -245,8 +240,9 @@ def _progress_bar(plan: _Plan, progress: bool | None):
 
     done = sum(plan.bounds(c)[1] for c in range(plan.n_chunks) if plan.done(c))
     enabled = sys.stderr.isatty() if progress is None else progress
-    return tqdm(total=plan.experiment.size, initial=done, unit=plan.experiment.unit[:-1],
-                unit_scale=True, disable=not enabled, desc=plan.experiment.game, file=sys.stderr)
+    return tqdm(total=plan.experiment.size, initial=done, unit=plan.experiment.unit.singular,
+                unit_scale=True, disable=not enabled, desc=plan.experiment.game.name,
+                file=sys.stderr)
 
 
 def _register_loky_backend() -> str:

@@ -50,6 +50,20 @@ def mean(values, confidence: float = 0.95) -> Estimate:
     return Estimate(float(x.mean()), float(x.mean() - half), float(x.mean() + half), int(x.size))
 
 
+def mean_from_moments(mean_value: float | None, std: float | None, n: int,
+                      confidence: float = 0.95) -> Estimate:
+    """Student-t interval from a sample's mean, standard deviation (ddof=1) and size.
+
+    The same interval as :func:`mean`, for aggregates computed elsewhere (a
+    lazy polars query over a whole run).
+    """
+    if n < 2 or std is None or mean_value is None:
+        value = float("nan") if mean_value is None or n == 0 else float(mean_value)
+        return Estimate(value, float("-inf"), float("inf"), int(n))
+    half = stats.t.ppf(0.5 + confidence / 2, n - 1) * std / np.sqrt(n)
+    return Estimate(float(mean_value), float(mean_value - half), float(mean_value + half), int(n))
+
+
 def paired_difference(a, b, confidence: float = 0.95) -> Estimate:
     """Mean of ``a - b`` over paired observations (the same deals), Student-t interval.
 

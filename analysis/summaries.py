@@ -1,60 +1,69 @@
-"""Headline rates of simulated Bianco Mano deals, as tidy tables with intervals.
+"""A game's declared metrics evaluated over a table, as tidy rows with intervals.
 
-Every function takes a polars DataFrame or LazyFrame of the per-deal table
-and aggregates lazily (only counts leave the query), so summaries of a
-10^7-deal run stay small in memory.
+Games declare their headline figures as polars expressions
+(:class:`simulators.core.game.Metric`); this module evaluates any list of
+them over a DataFrame or LazyFrame in one lazy query (only counts, sums and
+sums of squares leave it, so a 10^7-row run stays small in memory) and
+attaches a Wilson interval to rates and a Student-t interval to means.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from analysis import stats
+from simulators.core.game import Metric
 
-RATE_METRICS = ("take_rate", "round2_share", "contract_success", "capo_rate", "bonus_rate")
-
-
-def _counts(deals: pl.DataFrame | pl.LazyFrame) -> dict[str, int]:
-    taken = pl.col("outcome") != "all_pass"
-    counts = deals.lazy().select(
-        deals=pl.len(),
-        taken=taken.sum(),
-        round2=(taken & (pl.col("bid_round") == 2)).sum(),
-        made=pl.col("outcome").is_in(["made", "capo"]).sum(),
-        capo=(pl.col("outcome") == "capo").sum(),
-        bonus=pl.col("bonus_announced").sum(),
-    ).collect(engine="streaming")
-    return {k: int(v) for k, v in counts.row(0, named=True).items()}
+COLUMNS = ("metric", "label", "kind", "value", "low", "high", "n")
 
 
-def bianco_mano_rates(deals: pl.DataFrame | pl.LazyFrame, confidence: float = 0.95
-                      ) -> pl.DataFrame:
-    """Take rate, round-2 share, contract success, capo and bonus rates with intervals.
+def _aggregations(metric: Metric, i: int) -> list[pl.Expr]:
+    event = metric.value.fill_null(False) if metric.kind == "rate" else metric.value
+    if metric.where is None:
+        total = pl.len()
+    else:
+        where = metric.where.fill_null(False)
+        total = where.sum()
+        event = (where & event) if metric.kind == "rate" else event.filter(where)
+    if metric.kind == "rate":
+        return [total.alias(f"n{i}"), event.sum().alias(f"k{i}")]
+    value = event.cast(pl.Float64)
+    return [value.count().alias(f"n{i}"), value.mean().alias(f"m{i}"),
+            value.std(ddof=1).alias(f"s{i}")]
 
-    One row per metric: ``metric, label, value, low, high, n`` (n = the
-    denominator: all deals for the take rate, taken deals for the others).
+
+def evaluate(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
+             confidence: float = 0.95) -> pl.DataFrame:
+    """One row per metric: ``metric, label, kind, value, low, high, n``.
+
+    ``n`` is the denominator: the rows counted by the metric's ``where``.
     """
-    c = _counts(deals)
-    rows = [
-        ("take_rate", "take rate", c["taken"], c["deals"]),
-        ("round2_share", "taken in round 2", c["round2"], c["taken"]),
-        ("contract_success", "contract success", c["made"], c["taken"]),
-        ("capo_rate", "capo", c["capo"], c["taken"]),
-        ("bonus_rate", "bonus announced", c["bonus"], c["taken"]),
-    ]
-    out = []
-    for metric, label, k, n in rows:
-        e = stats.proportion(k, n, confidence)
-        out.append({"metric": metric, "label": label, "value": e.value, "low": e.low,
-                    "high": e.high, "n": e.n})
-    return pl.DataFrame(out)
+    if not metrics:
+        return pl.DataFrame(schema={c: pl.String for c in COLUMNS[:3]}
+                            | {"value": pl.Float64, "low": pl.Float64, "high": pl.Float64,
+                               "n": pl.Int64})
+    aggs = [a for i, m in enumerate(metrics) for a in _aggregations(m, i)]
+    row = frame.lazy().select(aggs).collect(engine="streaming").row(0, named=True)
+    rows = []
+    for i, m in enumerate(metrics):
+        if m.kind == "rate":
+            e = stats.proportion(int(row[f"k{i}"]), int(row[f"n{i}"]), confidence)
+        else:
+            e = stats.mean_from_moments(row[f"m{i}"], row[f"s{i}"], int(row[f"n{i}"]),
+                                        confidence)
+        rows.append({"metric": m.name, "label": m.label, "kind": m.kind, "value": e.value,
+                     "low": e.low, "high": e.high, "n": e.n})
+    return pl.DataFrame(rows, schema_overrides={"n": pl.Int64})
 
 
-def bianco_mano_rate(deals: pl.DataFrame | pl.LazyFrame, metric: str,
-                     confidence: float = 0.95) -> stats.Estimate:
-    """One of :data:`RATE_METRICS` as an Estimate."""
-    if metric not in RATE_METRICS:
-        raise ValueError(f"metric must be one of {RATE_METRICS}, got {metric!r}")
-    row = bianco_mano_rates(deals, confidence).filter(pl.col("metric") == metric).row(
-        0, named=True)
-    return stats.Estimate(row["value"], row["low"], row["high"], row["n"])
+def estimate(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame, name: str,
+             confidence: float = 0.95) -> stats.Estimate:
+    """One metric, by name, as an Estimate."""
+    chosen = [m for m in metrics if m.name == name]
+    if not chosen:
+        raise ValueError(f"metric must be one of {', '.join(m.name for m in metrics)}, "
+                         f"got {name!r}")
+    r = evaluate(chosen, frame, confidence).row(0, named=True)
+    return stats.Estimate(r["value"], r["low"], r["high"], r["n"])

@@ -1,63 +1,66 @@
-"""Five Crowns balance report: one self-contained HTML file and a Markdown twin.
+"""Five Crowns balance report: declared for :mod:`analysis.reporting`.
 
-``build_five_crowns_report`` answers, with 95% intervals and sample sizes:
-how fast players go out in each round, first-player and dealer advantage,
+How fast players go out in each round, first-player and dealer advantage,
 the mean penalty per round, full versus express games (FC-7), the player
-count, and the solitaire win rate (FC-8). Same structure as the Bianco
-Mano report: simulate, summarise into tidy tables, draw, then render and
-write atomically (:mod:`analysis.reporting`).
+count, and the solitaire win rate (FC-8), each with 95% intervals and
+sample sizes. Every simulation is one named experiment of :func:`plan`,
+played by the runner; each section reads its runs' tables.
 """
 
 from __future__ import annotations
-
-import time
-from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from analysis import stats
+from analysis.experiment import Experiment
 from analysis.reporting import (
-    Header,
     Plot,
+    Report,
+    ReportContext,
+    Runs,
     Section,
     Table,
-    check_out_dir,
+    formatted,
     new_figure,
     percent_axis,
     png,
-    render_html,
-    render_markdown,
-    write_report,
+    policy_text,
+    row_estimate,
 )
-from simulators.five_crowns.engine import simulate_games, simulate_rounds
-from simulators.five_crowns.policies import HeuristicPolicy, SolitaireHeuristic
-from simulators.five_crowns.rules import FiveCrownsConfig
-from simulators.five_crowns.solitaire import simulate_solitaire
 
-NAME = "five_crowns"
-FIGURE_DIR = f"{NAME}_figures"
 BASE_ROUNDS = 6_000  # per round number (a, c)
 BASE_GAMES = 2_500  # per variant (b, d)
 BASE_COUNTS = 4_000  # rounds per player count (e)
 BASE_SOLITAIRE = 5_000
 TURNS_SHOWN = (1, 2, 3, 5, 8)
+ROUND_NUMBERS = range(1, 12)
+PLAYER_COUNTS = range(2, 8)
+VARIANTS = (("full", 1), ("express", 6))  # first_round of each variant (FC-7)
 
 
-def _size(base: int, scale: float) -> int:
-    return max(20, round(base * scale))
+def _sizes(ctx: ReportContext) -> dict[str, int]:
+    return {"rounds": ctx.size(BASE_ROUNDS), "games": ctx.size(BASE_GAMES),
+            "counts": ctx.size(BASE_COUNTS), "solitaire": ctx.size(BASE_SOLITAIRE)}
 
 
-def _estimate(row: dict) -> stats.Estimate:
-    """The Estimate held in a summary row (value, low, high, n)."""
-    return stats.Estimate(row["value"], row["low"], row["high"], row["n"])
+def plan(ctx: ReportContext) -> dict[str, Experiment]:
+    """Every simulation of the report, by name."""
+    sizes = _sizes(ctx)
+    runs = {f"rounds_r{r}": ctx.experiment("rounds", sizes["rounds"], n_players=4, round_no=r)
+            for r in ROUND_NUMBERS}
+    for variant, first in VARIANTS:
+        runs[f"games_{variant}"] = ctx.experiment("games", sizes["games"], n_players=4,
+                                                  first_round=first)
+    for n in PLAYER_COUNTS:
+        runs[f"round11_{n}p"] = ctx.experiment("rounds", sizes["counts"], n_players=n,
+                                               round_no=11)
+    runs["solitaire"] = ctx.experiment("solitaire", sizes["solitaire"], policies="solitaire")
+    return runs
 
 
-def _formatted(percent: bool = True, digits: int = 1) -> pl.Expr:
-    """A summary table's estimates as display text, e.g. '12.3% [11.0, 13.6]'."""
-    return pl.struct("value", "low", "high", "n").map_elements(
-        lambda r: _fmt(_estimate(r), percent, digits), return_dtype=pl.String)
+def _formatted_fc(percent: bool = True, digits: int = 1) -> pl.Expr:
+    return formatted(percent, digits)
 
 
 def _fmt(e: stats.Estimate, percent: bool = True, digits: int = 1) -> str:
@@ -100,7 +103,7 @@ def summarize_penalties(rounds: pl.DataFrame, n_players: int) -> pl.DataFrame:
 def section_going_out(rounds: pl.DataFrame) -> Section:
     summary = summarize_going_out(rounds)
     wide = summary.with_columns(
-        cell=_formatted()).pivot(on="turn", index="round_no", values="cell").sort("round_no")
+        cell=_formatted_fc()).pivot(on="turn", index="round_no", values="cell").sort("round_no")
     wide = wide.rename({str(k): f"by turn {k}" for k in TURNS_SHOWN})
     n = int(summary["n"][0])
     fig, (ax,) = new_figure(7, 3.4)
@@ -118,9 +121,9 @@ def section_going_out(rounds: pl.DataFrame) -> Section:
     early = summary.filter((pl.col("round_no") == 1) & (pl.col("turn") == 1)).row(0, named=True)
     findings = (
         f"In round 1 (3 cards) someone goes out on the first turn of the table in "
-        f"{_fmt(_estimate(early))} of rounds (n={n:,} per round); "
+        f"{_fmt(row_estimate(early))} of rounds (n={n:,} per round); "
         f"in round 11 (13 cards) someone has gone out by everyone's third turn in "
-        f"{_fmt(_estimate(late))}.",
+        f"{_fmt(row_estimate(late))}.",
     )
     return Section(
         key="going-out", title="a. How fast does someone go out? (4 players)",
@@ -135,7 +138,7 @@ def section_going_out(rounds: pl.DataFrame) -> Section:
 
 def section_penalties(rounds: pl.DataFrame, n_players: int) -> Section:
     summary = summarize_penalties(rounds, n_players)
-    table = (summary.with_columns(estimate=_formatted(percent=False))
+    table = (summary.with_columns(estimate=_formatted_fc(percent=False))
              .pivot(on="who", index="round_no", values="estimate").sort("round_no"))
     n = int(summary["n"][0])
     fig, (ax,) = new_figure(7, 3.4)
@@ -151,7 +154,7 @@ def section_penalties(rounds: pl.DataFrame, n_players: int) -> Section:
     r11 = summary.filter(pl.col("round_no") == 11)
     first = r11.filter(pl.col("who") == "first player").row(0, named=True)
     dealer = r11.filter(pl.col("who") == "dealer").row(0, named=True)
-    first_e, dealer_e = _estimate(first), _estimate(dealer)
+    first_e, dealer_e = row_estimate(first), row_estimate(dealer)
     findings = (
         f"In round 11 the first player to draw scores {_fmt(first_e, False)} penalty points "
         f"and the dealer, who plays last, {_fmt(dealer_e, False)} (n={n:,} rounds).",
@@ -191,7 +194,7 @@ def section_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -> 
     labels = {0: "first dealer", 1: "first to play"}
     table = summary.with_columns(
         estimate=pl.struct("value", "low", "high", "n", "metric").map_elements(
-            lambda r: _fmt(stats.Estimate(r["value"], r["low"], r["high"], r["n"]),
+            lambda r: _fmt(row_estimate(r),
                            r["metric"] == "win share"), return_dtype=pl.String),
         seat=pl.col("position").map_elements(lambda p: labels.get(p, f"dealer + {p}"),
                                              return_dtype=pl.String),
@@ -213,7 +216,7 @@ def section_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -> 
     def pick(variant: str, metric: str, position: int) -> stats.Estimate:
         row = summary.filter((pl.col("variant") == variant) & (pl.col("metric") == metric)
                              & (pl.col("position") == position)).row(0, named=True)
-        return _estimate(row)
+        return row_estimate(row)
 
     findings = (
         f"Full game (11 rounds): the first player to play wins {_fmt(pick('full', 'win share', 1))}"
@@ -246,7 +249,7 @@ def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
             rows.append({"players": n_players, "metric": metric, "value": e.value,
                          "low": e.low, "high": e.high, "n": e.n})
     summary = pl.DataFrame(rows)
-    table = (summary.with_columns(estimate=_formatted(False, 2))
+    table = (summary.with_columns(estimate=_formatted_fc(False, 2))
              .pivot(on="metric", index="players", values="estimate"))
     n = int(summary["n"][0])
     fig, (ax,) = new_figure(6, 3.2)
@@ -257,8 +260,8 @@ def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
     ax.set_xlabel("players")
     ax.set_ylabel("mean penalty per player")
     lo, hi = part.row(0, named=True), part.row(-1, named=True)
-    findings = (f"Round 11 penalty per player: {_fmt(_estimate(lo), False)} "
-                f"with {lo['players']} players, {_fmt(_estimate(hi), False)} "
+    findings = (f"Round 11 penalty per player: {_fmt(row_estimate(lo), False)} "
+                f"with {lo['players']} players, {_fmt(row_estimate(hi), False)} "
                 f"with {hi['players']} (n={n:,} rounds each).",)
     return Section(
         key="players", title="e. Two to seven players (round 11)",
@@ -306,57 +309,43 @@ def section_solitaire(games: pl.DataFrame) -> Section:
         summary=summary)
 
 
-# ---------------------------------------------------------------- entry point
+# ---------------------------------------------------------------- the report
 
 
-def build_five_crowns_report(out_dir: Path = Path("reports"), *, scale: float = 1.0,
-                             seed: int = 2026,
-                             progress: Callable[[str], None] | None = None) -> dict[str, Path]:
-    """Simulate, summarise and write the Five Crowns report (``five_crowns.html`` and ``.md``)."""
-    if isinstance(scale, bool) or not isinstance(scale, int | float) or not scale > 0:
-        raise ValueError(f"scale must be a positive number, got {scale!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    out_dir = Path(out_dir)
-    check_out_dir(out_dir)
-    say = progress if progress is not None else (lambda _message: None)
-    policy = HeuristicPolicy()
-    start = time.perf_counter()
-    n_rounds, n_games = _size(BASE_ROUNDS, scale), _size(BASE_GAMES, scale)
-    n_counts, n_solitaire = _size(BASE_COUNTS, scale), _size(BASE_SOLITAIRE, scale)
-    say(f"a, c. rounds 1-11: {n_rounds:,} 4-player rounds each")
-    rounds = pl.concat([
-        simulate_rounds(FiveCrownsConfig(n_players=4, round_no=r), policy, n_rounds, seed).table
-        for r in range(1, 12)])
-    sections = [section_going_out(rounds)]
-    say(f"b, d. whole games: {n_games:,} full and {n_games:,} express")
-    games = {variant: simulate_games(FiveCrownsConfig(n_players=4, first_round=first), policy,
-                                     n_games, seed).games
-             for variant, first in (("full", 1), ("express", 6))}
-    sections.append(section_games(games, 4))
-    sections.append(section_penalties(rounds, 4))
-    say(f"e. player counts 2-7: {n_counts:,} round-11 rounds each")
-    by_n = {n: simulate_rounds(FiveCrownsConfig(n_players=n, round_no=11), policy, n_counts,
-                               seed).table for n in range(2, 8)}
-    sections.append(section_player_counts(by_n))
-    say(f"f. solitaire: {n_solitaire:,} games")
-    sections.append(section_solitaire(simulate_solitaire(SolitaireHeuristic(), n_solitaire,
-                                                         seed).table))
-    meta = pl.DataFrame({
-        "setting": ["policy (every seat)", "seed", "scale", "rounds per round number (a, c)",
-                    "games per variant (b, d)", "rounds per player count (e)",
-                    "solitaire games (f)", "simulation time"],
-        "value": [f"HeuristicPolicy({policy.get_params()})", str(seed), f"{scale:g}",
-                  f"{n_rounds:,}", f"{n_games:,}", f"{n_counts:,}", f"{n_solitaire:,}",
-                  f"{time.perf_counter() - start:.1f} s"],
-    })
-    header = Header("Five Crowns: balance report", (
+def _rounds(runs: Runs) -> pl.DataFrame:
+    return pl.concat([runs[f"rounds_r{r}"].table("rounds") for r in ROUND_NUMBERS])
+
+
+def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str, str]]:
+    """The run-settings rows."""
+    sizes = _sizes(ctx)
+    return [
+        ("policy (every seat)", policy_text(ctx.base.game, ctx.policy)),
+        ("seed", str(ctx.seed)), ("scale", f"{ctx.scale:g}"),
+        ("rounds per round number (a, c)", f"{sizes['rounds']:,}"),
+        ("games per variant (b, d)", f"{sizes['games']:,}"),
+        ("rounds per player count (e)", f"{sizes['counts']:,}"),
+        ("solitaire games (f)", f"{sizes['solitaire']:,}"),
+    ]
+
+
+REPORT = Report(
+    title="Five Crowns: balance report",
+    intro=(
         "Monte Carlo estimates from the tapisvert Five Crowns engine under the rulings "
         "FC-1..FC-8, with the penalty-minimising heuristic (exact meld solver) at every seat.",
         "Every number comes with a 95% interval (Wilson for rates, Student t for means) and "
         "its sample size n=. The numbers describe this policy playing against itself.",
-    ), meta)
-    say(f"writing {out_dir / (NAME + '.html')} and {out_dir / (NAME + '.md')}")
-    return write_report(out_dir, NAME, render_html(header, sections),
-                        render_markdown(header, sections, FIGURE_DIR),
-                        [s.plot for s in sections])
+    ),
+    plan=plan,
+    sections=(
+        lambda runs, ctx: section_going_out(_rounds(runs)),
+        lambda runs, ctx: section_games({v: runs[f"games_{v}"].table("games")
+                                         for v, _ in VARIANTS}, 4),
+        lambda runs, ctx: section_penalties(_rounds(runs), 4),
+        lambda runs, ctx: section_player_counts({n: runs[f"round11_{n}p"].table("rounds")
+                                                 for n in PLAYER_COUNTS}),
+        lambda runs, ctx: section_solitaire(runs["solitaire"].table("solitaire")),
+    ),
+    settings=settings,
+)

@@ -1,0 +1,1429 @@
+"""Bianco Mano strategy report: six questions, declared for :mod:`analysis.reporting`.
+
+Take rates by position, contract success, player counts, seat and dealer
+advantage over whole games, the Bianco Mano bonus, never shuffling. Every
+simulation is one named experiment of :func:`plan`, played by the runner
+(``tapisvert report bianco-mano --n-jobs 2`` parallelises it and resumes
+after a kill); each section reads its runs' tables, summarises them into a
+tidy table ``..., value, low, high, n``, draws one figure and states its
+findings. The rendering only formats what the summaries hold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.experiment import Experiment
+from analysis.reporting import (
+    Plot,
+    Report,
+    ReportContext,
+    Runs,
+    Section,
+    Table,
+    estimate_row,
+    find_estimate,
+    fmt_count,
+    headroom,
+    new_figure,
+    num,
+    pct,
+    percent_axis,
+    png,
+    policy_text,
+    pp,
+    ratio_pseudo,
+    yerr,
+)
+from analysis.stats import Estimate
+
+PLAYER_COUNTS = (3, 4, 5)
+BONUS_DISCOUNTS = (0.5, 1.0, 2.0)  # HeuristicPolicy.bonus_discount values of section e
+SHUFFLED_SEED_OFFSET = 1  # section f's shuffled arm uses seed + 1: an independent sample
+BASE_DEALS = 1_000_000
+BASE_GAMES = 100_000
+BASE_GAMES_OTHER = 40_000
+THRESHOLD = 45  # BM-10
+BONUS_POINTS = 5  # BM-11
+DEAL_COLUMNS = (
+    "dealer",
+    "taker",
+    "bid_round",
+    "side_points",
+    "taker_dominant_count",
+    "bonus_announced",
+    "outcome",
+)
+GAME_DEAL_COLUMNS = ("game_id", "deal_no", "taker", "taker_dominant_count", "outcome")
+PLAYER_COLORS = {3: "#4C72B0", 4: "#DD8452", 5: "#55A868"}
+ROUND_COLORS = {1: "#4C72B0", 2: "#C44E52"}
+
+
+# ---------------------------------------------------------------- the simulations
+
+
+def _sizes(ctx: ReportContext) -> dict[str, int]:
+    return {
+        "deals": ctx.size(BASE_DEALS, 200),
+        "games": ctx.size(BASE_GAMES),
+        "games_other": ctx.size(BASE_GAMES_OTHER),
+    }
+
+
+def _with_discount(policy, discount: float):
+    """The base policy with its bonus_discount parameter set (section e)."""
+    return type(policy).from_params(**{**policy.get_params(), "bonus_discount": discount})
+
+
+def plan(ctx: ReportContext) -> dict[str, Experiment]:
+    """Every simulation of the report, by name."""
+    sizes = _sizes(ctx)
+    runs = {
+        f"deals_{n}p": ctx.experiment("deals", sizes["deals"], n_players=n) for n in PLAYER_COUNTS
+    }
+    for n in PLAYER_COUNTS:
+        runs[f"games_{n}p"] = ctx.experiment(
+            "games", sizes["games"] if n == 4 else sizes["games_other"], n_players=n
+        )
+    for d in (0.0, *BONUS_DISCOUNTS):
+        runs[f"bonus_d{d:g}"] = ctx.experiment(
+            "deals",
+            sizes["deals"],
+            n_players=4,
+            bianco_mano=True,
+            policies=_with_discount(ctx.policy, d),
+        )
+    runs["games_4p_shuffled"] = ctx.experiment(
+        "games",
+        sizes["games"],
+        seed=ctx.seed + SHUFFLED_SEED_OFFSET,
+        n_players=4,
+        shuffle_every_deal=True,
+    )
+    return runs
+
+
+def _deals(runs: Runs, name: str) -> pl.DataFrame:
+    return runs[name].scan("deals").select(DEAL_COLUMNS).collect()
+
+
+def _game_deals(runs: Runs, name: str) -> pl.DataFrame:
+    return runs[name].scan("deals").select(GAME_DEAL_COLUMNS).collect()
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _position_label(p: int, n_players: int) -> str:
+    """Seat position relative to the dealer: 0 = dealer's left … n-1 = dealer."""
+    names = {0: "dealer's left", n_players - 1: "dealer", n_players - 2: "dealer's right"}
+    return f"{p} ({names[p]})" if p in names else str(p)
+
+
+def _first_dealer_label(r: int, n_players: int) -> str:
+    """Seat position relative to the first dealer: 0 = first dealer, 1 = his left …"""
+    names = {0: "first dealer", 1: "his left", n_players - 1: "his right"}
+    return f"{r} ({names[r]})" if r in names else str(r)
+
+
+def _is_taken(deals: pl.DataFrame) -> np.ndarray:
+    return deals["taker"].to_numpy() >= 0
+
+
+def _is_made(deals: pl.DataFrame) -> np.ndarray:
+    return deals["outcome"].cast(pl.String).is_in(["made", "capo"]).to_numpy()
+
+
+def _is_capo(deals: pl.DataFrame) -> np.ndarray:
+    return (deals["outcome"].cast(pl.String) == "capo").to_numpy()
+
+
+# ---------------------------------------------------------------- a. take rate by position
+
+
+def summarize_take_by_position(deals: pl.DataFrame, n_players: int) -> pl.DataFrame:
+    """Who takes, by position relative to the dealer and bidding round.
+
+    ``measure`` is ``share`` (of all deals), ``when asked`` (of the deals where
+    the bidding reached that seat in that round) or ``all pass``.
+    """
+    total = deals.height
+    taker, dealer = deals["taker"].to_numpy(), deals["dealer"].to_numpy()
+    rnd = deals["bid_round"].to_numpy()
+    pos = np.where(taker >= 0, (taker.astype(int) - dealer - 1) % n_players, -1)
+    rows = []
+    asked = total
+    for r in (1, 2):
+        for p in range(n_players):
+            k = int(np.count_nonzero((pos == p) & (rnd == r)))
+            label = _position_label(p, n_players)
+            rows.append(
+                estimate_row(
+                    stats.proportion(k, total),
+                    position=p,
+                    label=label,
+                    round=str(r),
+                    measure="share",
+                )
+            )
+            rows.append(
+                estimate_row(
+                    stats.proportion(k, asked),
+                    position=p,
+                    label=label,
+                    round=str(r),
+                    measure="when asked",
+                )
+            )
+            asked -= k
+    for p in range(n_players):
+        rows.append(
+            estimate_row(
+                stats.proportion(np.count_nonzero(pos == p), total),
+                position=p,
+                label=_position_label(p, n_players),
+                round="any",
+                measure="share",
+            )
+        )
+    rows.append(
+        estimate_row(
+            stats.proportion(np.count_nonzero(pos < 0), total),
+            position=-1,
+            label="nobody (all pass)",
+            round="any",
+            measure="all pass",
+        )
+    )
+    return pl.DataFrame(rows)
+
+
+def table_take_by_position(summary: pl.DataFrame, n_players: int) -> Table:
+    rows = []
+    for p in range(n_players):
+
+        def cell(r, m, p=p):
+            return find_estimate(summary, position=p, round=r, measure=m)
+
+        rows.append(
+            {
+                "position": _position_label(p, n_players),
+                "round 1 (share of deals)": pct(cell("1", "share")),
+                "round 2 (share of deals)": pct(cell("2", "share")),
+                "either round": pct(cell("any", "share")),
+                "round 1 when asked": pct(cell("1", "when asked")),
+                "asked r1 (n)": fmt_count(cell("1", "when asked").n),
+                "round 2 when asked": pct(cell("2", "when asked")),
+                "asked r2 (n)": fmt_count(cell("2", "when asked").n),
+            }
+        )
+    allpass = find_estimate(summary, measure="all pass")
+    rows.append(
+        {
+            "position": "all pass",
+            "round 1 (share of deals)": "",
+            "round 2 (share of deals)": "",
+            "either round": pct(allpass),
+            "round 1 when asked": "",
+            "asked r1 (n)": "",
+            "round 2 when asked": "",
+            "asked r2 (n)": "",
+        }
+    )
+    return Table(
+        f"Takes by the taker's position relative to the dealer, {n_players} players; "
+        f"shares are of all n={fmt_count(allpass.n)} deals, 'when asked' rates of the deals "
+        "where the bidding reached that seat in that round (n per column).",
+        pl.DataFrame(rows),
+    )
+
+
+def figure_take_by_position(summary: pl.DataFrame, n_players: int) -> bytes:
+    fig, (left, right) = new_figure(9.5, 3.8, 2)
+    x = np.arange(n_players)
+    names = [
+        "left"
+        if p == 0
+        else "dealer"
+        if p == n_players - 1
+        else "right"
+        if p == n_players - 2
+        else str(p)
+        for p in range(n_players)
+    ]
+    for ax, measure in ((left, "share"), (right, "when asked")):
+        for j, r in enumerate((1, 2)):
+            sub = summary.filter((pl.col("round") == str(r)) & (pl.col("measure") == measure))
+            sub = sub.sort("position")
+            ax.bar(
+                x + (j - 0.5) * 0.38,
+                sub["value"],
+                0.38,
+                color=ROUND_COLORS[r],
+                label=f"round {r}",
+                yerr=yerr(sub["value"], sub["low"], sub["high"]),
+                capsize=3,
+            )
+        ax.set_xticks(x, names)
+        ax.set_xlabel("taker's position (0 = dealer's left, speaks first)")
+        percent_axis(ax)
+        headroom(ax)
+        ax.legend(frameon=False, ncols=2, loc="upper right")
+    allpass = find_estimate(summary, measure="all pass")
+    left.set_title(
+        f"share of all deals taken at each position\n(all pass {pct(allpass)}, "
+        f"n={fmt_count(allpass.n)})",
+        fontsize=10,
+    )
+    right.set_title(
+        "take rate when the bidding reaches the seat\n(n = deals reaching it)", fontsize=10
+    )
+    return png(fig)
+
+
+def findings_take_by_position(summary: pl.DataFrame, n_players: int) -> tuple[str, ...]:
+    share = summary.filter((pl.col("round") == "any") & (pl.col("measure") == "share"))
+    first = find_estimate(summary, position=0, round="any", measure="share")
+    dealer = find_estimate(summary, position=n_players - 1, round="any", measure="share")
+    allpass = find_estimate(summary, measure="all pass")
+    top = share.sort("value", descending=True).row(0, named=True)
+    asked1 = summary.filter((pl.col("round") == "1") & (pl.col("measure") == "when asked"))
+    lo, hi = asked1.sort("value").row(0, named=True), asked1.sort("value").row(-1, named=True)
+    r2 = sum(
+        find_estimate(summary, position=p, round="2", measure="share").value
+        for p in range(n_players)
+    )
+    share_gap = share["value"].max() - share["value"].min()
+    asked_gap = hi["value"] - lo["value"]
+    reading = (
+        "the gap in shares comes mostly from speaking order, since a seat can only take "
+        "if everyone before it passed"
+        if asked_gap < share_gap / 2
+        else "seats differ even once the bidding reaches them, not only by speaking order"
+    )
+    return (
+        f"The dealer's left, who speaks first, takes {pct(first)} of all deals and the dealer "
+        f"{pct(dealer)} (n={fmt_count(first.n)} deals); the most frequent taker is position "
+        f"{top['label']}. All {n_players} players pass twice in {pct(allpass)} of deals, and "
+        f"{100 * r2:.1f}% of deals are taken in round 2.",
+        f"Once the bidding reaches a seat, the round-1 take rate ranges from "
+        f"{100 * lo['value']:.1f}% ({lo['label']}, n={fmt_count(lo['n'])}) to "
+        f"{100 * hi['value']:.1f}% "
+        f"({hi['label']}, n={fmt_count(hi['n'])}): {reading}.",
+    )
+
+
+def section_take_by_position(deals: pl.DataFrame, n_players: int = 4) -> Section:
+    summary = summarize_take_by_position(deals, n_players)
+    return Section(
+        key="a",
+        title=f"a. Who takes: position relative to the dealer and bidding round "
+        f"({n_players} players)",
+        method=(
+            "Independent deals (fresh shuffle each), dealt in turn by every seat; the "
+            "bidding starts at the dealer's left (BM-7). Wilson intervals."
+        ),
+        tables=(table_take_by_position(summary, n_players),),
+        plot=Plot(
+            "a_take_by_position.png",
+            figure_take_by_position(summary, n_players),
+            f"Takes by position and round, {n_players} players, "
+            f"n={fmt_count(deals.height)} deals; bars are 95% Wilson intervals.",
+        ),
+        findings=findings_take_by_position(summary, n_players),
+        summary=summary,
+    )
+
+
+# ---------------------------------------------------------------- b. contract success
+
+
+def summarize_contracts(deals: pl.DataFrame) -> pl.DataFrame:
+    """Success, capo and failure of taken deals; side points (n = taken deals)."""
+    taken = deals.filter(pl.col("taker") >= 0)
+    made, capo = _is_made(taken), _is_capo(taken)
+    rnd = taken["bid_round"].to_numpy()
+    side = taken["side_points"].to_numpy()
+    n = taken.height
+    rows = [
+        estimate_row(stats.proportion(made.sum(), n), metric="contract success (made or capo)"),
+        estimate_row(stats.proportion(capo.sum(), n), metric="capo (all 75 points)"),
+        estimate_row(stats.proportion(n - made.sum(), n), metric="failed (< 45)"),
+        estimate_row(
+            stats.proportion(made[rnd == 1].sum(), (rnd == 1).sum()),
+            metric="success, taken in round 1",
+        ),
+        estimate_row(
+            stats.proportion(made[rnd == 2].sum(), (rnd == 2).sum()),
+            metric="success, taken in round 2",
+        ),
+        estimate_row(
+            stats.proportion(((side >= THRESHOLD - BONUS_POINTS) & (side < THRESHOLD)).sum(), n),
+            metric="near miss (40-44 points)",
+        ),
+        estimate_row(stats.mean(side), metric="mean side points"),
+    ]
+    return pl.DataFrame(rows)
+
+
+def side_points_histogram(deals: pl.DataFrame) -> pl.DataFrame:
+    """Taken deals per taker-side card-point total 0..75."""
+    side = deals.filter(pl.col("taker") >= 0)["side_points"].to_numpy()
+    return pl.DataFrame(
+        {"points": np.arange(76), "deals": np.bincount(side.astype(int), minlength=76)[:76]}
+    )
+
+
+def table_contracts(summary: pl.DataFrame) -> Table:
+    rows = []
+    for r in summary.iter_rows(named=True):
+        e = Estimate(r["value"], r["low"], r["high"], r["n"])
+        rows.append(
+            {
+                "metric": r["metric"],
+                "estimate": num(e, 1) if r["metric"].startswith("mean") else pct(e),
+                "n": fmt_count(e.n),
+            }
+        )
+    n = find_estimate(summary, metric="contract success (made or capo)").n
+    return Table(
+        f"Contracts of taken deals, 4 players (n={fmt_count(n)} taken deals; the round rows "
+        "are of the deals taken in that round).",
+        pl.DataFrame(rows),
+    )
+
+
+def figure_side_points(hist: pl.DataFrame, summary: pl.DataFrame) -> bytes:
+    fig, (ax,) = new_figure(9.5, 3.6)
+    pts, cnt = hist["points"].to_numpy(), hist["deals"].to_numpy()
+    total = max(int(cnt.sum()), 1)
+    colors = np.where(pts >= THRESHOLD, "#55A868", "#C44E52")
+    ax.bar(pts, cnt / total, 0.9, color=colors)
+    ax.axvline(THRESHOLD - 0.5, color="black", linestyle="--", linewidth=1)
+    ymax = (cnt / total).max() if cnt.sum() else 1.0
+    box = {"facecolor": "white", "edgecolor": "none", "alpha": 0.85}
+    ax.text(THRESHOLD + 0.5, ymax * 0.97, "45: contract made", va="top", bbox=box)
+    ax.text(THRESHOLD - 1.5, ymax * 0.97, "failed", va="top", ha="right", bbox=box)
+    ax.text(75, ymax * 1.02, "capo", ha="center", va="bottom", fontsize=8)
+    ax.set_ylim(0, ymax * 1.12)
+    percent_axis(ax)
+    ax.set_xlabel("taker side's card points (espion included)")
+    ax.set_ylabel("share of taken deals")
+    success = find_estimate(summary, metric="contract success (made or capo)")
+    ax.set_title(
+        f"taker side's points, 4 players: success {pct(success)}, n={fmt_count(total)} taken deals",
+        fontsize=10,
+    )
+    ax.set_xlim(-1, 76)
+    return png(fig)
+
+
+def findings_contracts(summary: pl.DataFrame) -> tuple[str, ...]:
+    success = find_estimate(summary, metric="contract success (made or capo)")
+    capo = find_estimate(summary, metric="capo (all 75 points)")
+    r1 = find_estimate(summary, metric="success, taken in round 1")
+    r2 = find_estimate(summary, metric="success, taken in round 2")
+    near = find_estimate(summary, metric="near miss (40-44 points)")
+    mean = find_estimate(summary, metric="mean side points")
+    return (
+        f"Takers make {pct(success)} of their contracts (n={fmt_count(success.n)} taken deals) and "
+        f"win every point (capo) in {pct(capo)}; contracts taken in round 1 succeed "
+        f"{pct(r1)} (n={fmt_count(r1.n)}), in round 2 {pct(r2)} (n={fmt_count(r2.n)}).",
+        f"The taker side averages {num(mean, 1)} card points; {pct(near)} of contracts miss "
+        f"by 5 points or fewer (40-44), the band the Bianco Mano bonus can rescue (section e).",
+    )
+
+
+def section_contracts(deals: pl.DataFrame) -> Section:
+    summary = summarize_contracts(deals)
+    hist = side_points_histogram(deals)
+    return Section(
+        key="b",
+        title="b. Contract success and capo (4 players)",
+        method=(
+            "The same 4-player deals as section a, restricted to the taken ones; no bonus "
+            "(BM-10 threshold 45 of 75 card points). Wilson intervals for rates, t for the "
+            "mean."
+        ),
+        tables=(table_contracts(summary),),
+        plot=Plot(
+            "b_side_points.png",
+            figure_side_points(hist, summary),
+            f"Distribution of the taker side's card points, 4 players, "
+            f"n={fmt_count(int(hist['deals'].sum()))} taken deals; the dashed line is the 45 "
+            "threshold.",
+        ),
+        findings=findings_contracts(summary),
+        summary=summary,
+    )
+
+
+# ---------------------------------------------------------------- c. player counts
+
+PLAYER_METRICS = ("take rate", "all-pass rate", "contract success", "capo rate")
+
+
+def summarize_player_counts(deals_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
+    rows = []
+    for n_players, deals in sorted(deals_by_n.items()):
+        taken, made, capo = _is_taken(deals), _is_made(deals), _is_capo(deals)
+        total, k = deals.height, int(taken.sum())
+        rows += [
+            estimate_row(stats.proportion(k, total), players=n_players, metric="take rate"),
+            estimate_row(
+                stats.proportion(total - k, total), players=n_players, metric="all-pass rate"
+            ),
+            estimate_row(
+                stats.proportion(made.sum(), k), players=n_players, metric="contract success"
+            ),
+            estimate_row(stats.proportion(capo.sum(), k), players=n_players, metric="capo rate"),
+        ]
+    return pl.DataFrame(rows)
+
+
+def table_player_counts(summary: pl.DataFrame) -> Table:
+    players = sorted(set(summary["players"]))
+    rows = [
+        {
+            "metric": m,
+            **{f"{p} players": pct(find_estimate(summary, players=p, metric=m)) for p in players},
+        }
+        for m in PLAYER_METRICS
+    ]
+    rows.append(
+        {
+            "metric": "deals (n)",
+            **{
+                f"{p} players": fmt_count(find_estimate(summary, players=p, metric="take rate").n)
+                for p in players
+            },
+        }
+    )
+    rows.append(
+        {
+            "metric": "taken deals (n)",
+            **{
+                f"{p} players": fmt_count(
+                    find_estimate(summary, players=p, metric="contract success").n
+                )
+                for p in players
+            },
+        }
+    )
+    return Table(
+        "Take, all-pass, success and capo rates by player count; take and all-pass "
+        "rates are of all deals, success and capo of taken deals (n in the last two "
+        "rows; n="
+        + ", ".join(
+            fmt_count(find_estimate(summary, players=p, metric="take rate").n) for p in players
+        )
+        + " deals).",
+        pl.DataFrame(rows),
+    )
+
+
+def figure_player_counts(summary: pl.DataFrame) -> bytes:
+    fig, (ax,) = new_figure(9.5, 3.8)
+    players = sorted(set(summary["players"]))
+    x = np.arange(len(PLAYER_METRICS))
+    width = 0.8 / len(players)
+    for j, p in enumerate(players):
+        sub = [find_estimate(summary, players=p, metric=m) for m in PLAYER_METRICS]
+        vals = [e.value for e in sub]
+        ax.bar(
+            x + (j - (len(players) - 1) / 2) * width,
+            vals,
+            width,
+            yerr=yerr(vals, [e.low for e in sub], [e.high for e in sub]),
+            capsize=3,
+            color=PLAYER_COLORS.get(p, "grey"),
+            label=f"{p} players (n={fmt_count(sub[0].n)} deals)",
+        )
+    ax.set_xticks(x, PLAYER_METRICS)
+    percent_axis(ax)
+    ax.set_ylim(0, 1)
+    ax.legend(frameon=False, fontsize=9)
+    ax.set_title("heuristic policy by player count (success and capo: of taken deals)", fontsize=10)
+    return png(fig)
+
+
+def findings_player_counts(summary: pl.DataFrame) -> tuple[str, ...]:
+    players = sorted(set(summary["players"]))
+
+    def phrase(metric: str) -> str:
+        return ", ".join(
+            f"{p} players {pct(find_estimate(summary, players=p, metric=metric))}" for p in players
+        )
+
+    return (
+        f"Take rate: {phrase('take rate')} "
+        f"(n={fmt_count(find_estimate(summary, players=players[0], metric='take rate').n)} "
+        "deals each).",
+        f"Contract success of taken deals: {phrase('contract success')}; capo: "
+        f"{phrase('capo rate')}. The same bid thresholds serve every table size, so these "
+        "differences mix how hard each format is with how well the thresholds fit it.",
+    )
+
+
+def section_player_counts(deals_by_n: dict[int, pl.DataFrame]) -> Section:
+    summary = summarize_player_counts(deals_by_n)
+    sizes = ", ".join(f"{p}p n={fmt_count(d.height)}" for p, d in sorted(deals_by_n.items()))
+    return Section(
+        key="c",
+        title="c. Three, four and five players",
+        method=(
+            "Independent deals for each player count, heuristic policy with its default "
+            "thresholds at every seat, no bonus. Wilson intervals."
+        ),
+        tables=(table_player_counts(summary),),
+        plot=Plot(
+            "c_player_counts.png",
+            figure_player_counts(summary),
+            f"Rates by player count ({sizes} deals); error bars are 95% Wilson intervals.",
+        ),
+        findings=findings_player_counts(summary),
+        summary=summary,
+    )
+
+
+# ---------------------------------------------------------------- d. seats and first dealer
+
+
+def _score_matrix(games: pl.DataFrame, n_players: int, column: str) -> np.ndarray:
+    """(games, seats) array of ``column``, games in game_id order."""
+    g = games.sort(["game_id", "seat"])
+    return g[column].to_numpy().astype(float).reshape(-1, n_players)
+
+
+def summarize_games(games_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
+    """Mean score and win share per seat and per position from the first dealer.
+
+    ``group``: ``seat`` (index = seat), ``from first dealer`` (index = seats to
+    the first dealer's left, 0 = the first dealer), ``first dealer - others``
+    (score: the first dealer's score minus the mean of the other seats in the
+    same game, paired within games; win share: his win share).
+    Win shares count a shared win as 1/n_winners.
+    """
+    rows = []
+    for n_players, games in sorted(games_by_n.items()):
+        score = _score_matrix(games, n_players, "score")
+        share = _score_matrix(games, n_players, "is_winner") / _score_matrix(
+            games, n_players, "n_winners"
+        )
+        first = _score_matrix(games, n_players, "first_dealer")[:, 0].astype(int)
+        rel_index = (first[:, None] + np.arange(n_players)) % n_players
+        rel_score = np.take_along_axis(score, rel_index, axis=1)
+        rel_share = np.take_along_axis(share, rel_index, axis=1)
+        for s in range(n_players):
+            rows.append(
+                estimate_row(
+                    stats.mean(score[:, s]),
+                    players=n_players,
+                    group="seat",
+                    index=s,
+                    metric="score",
+                )
+            )
+            rows.append(
+                estimate_row(
+                    stats.mean(share[:, s]),
+                    players=n_players,
+                    group="seat",
+                    index=s,
+                    metric="win share",
+                )
+            )
+            rows.append(
+                estimate_row(
+                    stats.mean(rel_score[:, s]),
+                    players=n_players,
+                    group="from first dealer",
+                    index=s,
+                    metric="score",
+                )
+            )
+            rows.append(
+                estimate_row(
+                    stats.mean(rel_share[:, s]),
+                    players=n_players,
+                    group="from first dealer",
+                    index=s,
+                    metric="win share",
+                )
+            )
+        others = rel_score[:, 1:].mean(axis=1)
+        rows.append(
+            estimate_row(
+                stats.paired_difference(rel_score[:, 0], others),
+                players=n_players,
+                group="first dealer - others",
+                index=0,
+                metric="score",
+            )
+        )
+        rows.append(
+            estimate_row(
+                stats.mean(rel_share[:, 0]),
+                players=n_players,
+                group="first dealer - others",
+                index=0,
+                metric="win share",
+            )
+        )
+        rows.append(
+            estimate_row(
+                stats.mean(score.mean(axis=1)),
+                players=n_players,
+                group="all seats",
+                index=-1,
+                metric="score",
+            )
+        )
+    return pl.DataFrame(rows)
+
+
+def tables_games(summary: pl.DataFrame) -> tuple[Table, ...]:
+    players = sorted(set(summary["players"]))
+    seat_rows, rel_rows, head_rows = [], [], []
+    for p in players:
+        for s in range(p):
+            sc = find_estimate(summary, players=p, group="seat", index=s, metric="score")
+            sh = find_estimate(summary, players=p, group="seat", index=s, metric="win share")
+            seat_rows.append(
+                {
+                    "players": str(p),
+                    "seat": str(s),
+                    "mean game score": num(sc),
+                    "win share": pct(sh),
+                    "games (n)": fmt_count(sc.n),
+                }
+            )
+            sc = find_estimate(
+                summary, players=p, group="from first dealer", index=s, metric="score"
+            )
+            sh = find_estimate(
+                summary, players=p, group="from first dealer", index=s, metric="win share"
+            )
+            rel_rows.append(
+                {
+                    "players": str(p),
+                    "position": _first_dealer_label(s, p),
+                    "mean game score": num(sc),
+                    "win share": pct(sh),
+                    "games (n)": fmt_count(sc.n),
+                }
+            )
+        diff = find_estimate(summary, players=p, group="first dealer - others", metric="score")
+        share = find_estimate(summary, players=p, group="first dealer - others", metric="win share")
+        head_rows.append(
+            {
+                "players": str(p),
+                "games (n)": fmt_count(diff.n),
+                "first dealer minus the other seats' mean": num(diff, signed=True),
+                "first dealer's win share": pct(share),
+                "equal share (1/n)": f"{100 / p:.1f}%",
+            }
+        )
+    n_text = ", ".join(
+        f"{p}p n="
+        f"{fmt_count(find_estimate(summary, players=p, group='all seats', metric='score').n)}"
+        for p in players
+    )
+    return (
+        Table(
+            f"First dealer versus the other seats, points per 10-deal game, paired within "
+            f"games ({n_text} games).",
+            pl.DataFrame(head_rows),
+        ),
+        Table(
+            f"By position relative to the first dealer ({n_text} games).", pl.DataFrame(rel_rows)
+        ),
+        Table(
+            f"By seat number ({n_text} games); ties share the win (1/n_winners).",
+            pl.DataFrame(seat_rows),
+        ),
+    )
+
+
+def figure_games(summary: pl.DataFrame) -> bytes:
+    fig, axes = new_figure(11, 4.2, 3)
+    players = sorted(set(summary["players"]))
+    width = 0.8 / len(players)
+    panels = (
+        ("seat", "score", "mean game score by seat number"),
+        (
+            "from first dealer",
+            "score",
+            "mean game score by position\nfrom the first dealer (0 = first dealer)",
+        ),
+        (
+            "from first dealer",
+            "win share",
+            "win share by position from the\nfirst dealer (dashes: 1/n)",
+        ),
+    )
+    for ax, (group, metric, title) in zip(axes, panels, strict=True):
+        for j, p in enumerate(players):
+            sub = summary.filter(
+                (pl.col("players") == p) & (pl.col("group") == group) & (pl.col("metric") == metric)
+            ).sort("index")
+            x = sub["index"].to_numpy() + (j - (len(players) - 1) / 2) * width
+            ax.bar(
+                x,
+                sub["value"],
+                width,
+                color=PLAYER_COLORS.get(p, "grey"),
+                yerr=yerr(sub["value"], sub["low"], sub["high"]),
+                capsize=2,
+                label=f"{p}p, n={fmt_count(sub['n'][0])} games",
+            )
+            if metric == "win share":
+                ax.hlines(
+                    1 / p,
+                    x.min() - width / 2,
+                    x.max() + width / 2,
+                    colors=PLAYER_COLORS.get(p, "grey"),
+                    linestyles="--",
+                    linewidth=1,
+                )
+        ax.set_xticks(range(max(players)))
+        ax.set_title(title, fontsize=10)
+        ax.axhline(0, color="black", linewidth=0.6)
+        if metric == "win share":
+            percent_axis(ax)
+    axes[0].set_xlabel("seat")
+    axes[1].set_xlabel("seats to the first dealer's left")
+    axes[2].set_xlabel("seats to the first dealer's left")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(players), frameon=False)
+    return png(fig)
+
+
+def findings_games(summary: pl.DataFrame) -> tuple[str, ...]:
+    players = sorted(set(summary["players"]))
+    out = []
+    for p in players:
+        diff = find_estimate(summary, players=p, group="first dealer - others", metric="score")
+        share = find_estimate(summary, players=p, group="first dealer - others", metric="win share")
+        rel = summary.filter(
+            (pl.col("players") == p)
+            & (pl.col("group") == "from first dealer")
+            & (pl.col("metric") == "score")
+        ).sort("value", descending=True)
+        best = rel.row(0, named=True)
+        out.append(
+            f"{p} players: the first dealer scores {num(diff, signed=True)} points per game "
+            f"relative to the mean of the other seats (paired, n={fmt_count(diff.n)} games) "
+            "and wins "
+            f"{pct(share)} of games against an equal share of {100 / p:.1f}%; the best "
+            f"position is {_first_dealer_label(best['index'], p)} with "
+            f"{best['value']:+.2f} points per game."
+        )
+    seat = summary.filter((pl.col("group") == "seat") & (pl.col("metric") == "score"))
+    inside, total = 0, 0
+    for r in seat.iter_rows(named=True):
+        overall = find_estimate(summary, players=r["players"], group="all seats", metric="score")
+        inside += r["low"] <= overall.value <= r["high"]
+        total += 1
+    out.append(
+        "Seats differ only by whom the first-dealer draw (BM-2) picks, so seat effects should "
+        f"be about zero: {inside} of {total} per-seat intervals contain their table's all-seat "
+        "mean. What can matter is the position relative to the first dealer, which fixes who "
+        "deals, and so who speaks first, in each deal of the game."
+    )
+    return tuple(out)
+
+
+def section_games(games_by_n: dict[int, pl.DataFrame]) -> Section:
+    summary = summarize_games(games_by_n)
+    n_text = ", ".join(
+        f"{p}p n={fmt_count(g['game_id'].n_unique())}" for p, g in sorted(games_by_n.items())
+    )
+    return Section(
+        key="d",
+        title="d. Seat and first-dealer advantage over whole games",
+        method=(
+            "Whole games of 10 played deals (BM-12; all-pass deals are redealt and do not "
+            "count), first dealer drawn (BM-2), cards gathered and cut but never shuffled "
+            "after the first deal (BM-3). Means with t intervals over games; the first "
+            "dealer's difference is paired within games."
+        ),
+        tables=tables_games(summary),
+        plot=Plot(
+            "d_games.png",
+            figure_games(summary),
+            f"Game score and win share by seat and by position from the first dealer "
+            f"({n_text} games); error bars are 95% t intervals.",
+        ),
+        findings=findings_games(summary),
+        summary=summary,
+    )
+
+
+# ---------------------------------------------------------------- e. the Bianco Mano bonus
+
+
+def summarize_bonus(off: pl.DataFrame, on: dict[float, pl.DataFrame]) -> pl.DataFrame:
+    """Bonus off vs on (same deals, same policy), then the take-threshold discount sweep.
+
+    ``off``: bonus off, ``bonus_discount=0``; ``on[d]``: bonus on,
+    ``bonus_discount=d`` (``on[0.0]`` required). Rows have ``part``
+    (``bonus`` or ``discount``), ``d``, ``metric``; counts are stored as
+    ``value`` with NaN bounds and ``n`` = their denominator.
+    """
+    base = on[0.0]
+    rows = []
+    nan = float("nan")
+
+    def count(k: int, n: int, **keys) -> dict:
+        return {**keys, "value": float(k), "low": nan, "high": nan, "n": int(n)}
+
+    taken_off, taken_on = _is_taken(off), _is_taken(base)
+    both = taken_off & taken_on
+    made_off, made_on = _is_made(off), _is_made(base)
+    announced = base["bonus_announced"].to_numpy().astype(bool) & taken_on
+    rescued = both & ~made_off & made_on
+    lost = both & made_off & ~made_on
+    n_both = int(both.sum())
+    rows += [
+        count(
+            int(rescued.sum()),
+            n_both,
+            part="bonus",
+            d=0.0,
+            metric="failed without bonus, made with it",
+        ),
+        count(
+            int(lost.sum()),
+            n_both,
+            part="bonus",
+            d=0.0,
+            metric="made without bonus, failed with it",
+        ),
+        count(
+            int((taken_off != taken_on).sum()),
+            off.height,
+            part="bonus",
+            d=0.0,
+            metric="deals whose taking changed",
+        ),
+        estimate_row(
+            stats.proportion(rescued.sum(), n_both),
+            part="bonus",
+            d=0.0,
+            metric="rescued, share of taken deals",
+        ),
+        estimate_row(
+            stats.proportion(made_off[both].sum(), n_both),
+            part="bonus",
+            d=0.0,
+            metric="success, bonus off",
+        ),
+        estimate_row(
+            stats.proportion(made_on[both].sum(), n_both),
+            part="bonus",
+            d=0.0,
+            metric="success, bonus on",
+        ),
+        estimate_row(
+            stats.paired_difference(made_on[both], made_off[both]),
+            part="bonus",
+            d=0.0,
+            metric="success difference (on - off)",
+        ),
+        estimate_row(
+            stats.proportion(_is_capo(off)[both].sum(), n_both),
+            part="bonus",
+            d=0.0,
+            metric="capo, bonus off",
+        ),
+        estimate_row(
+            stats.proportion(_is_capo(base)[both].sum(), n_both),
+            part="bonus",
+            d=0.0,
+            metric="capo, bonus on",
+        ),
+        estimate_row(
+            stats.proportion(announced.sum(), int(taken_on.sum())),
+            part="bonus",
+            d=0.0,
+            metric="bonus announced, share of taken deals",
+        ),
+        estimate_row(
+            stats.proportion(rescued[announced].sum(), int(announced.sum())),
+            part="bonus",
+            d=0.0,
+            metric="rescued, share of announced contracts",
+        ),
+    ]
+    made0 = taken_on & made_on
+    for d, deals in sorted(on.items()):
+        taken, made = _is_taken(deals), _is_made(deals)
+        extra = taken & ~taken_on
+        keys = {"part": "discount", "d": float(d)}
+        rows += [
+            estimate_row(stats.proportion(taken.sum(), deals.height), **keys, metric="take rate"),
+            estimate_row(
+                stats.paired_difference(taken, taken_on), **keys, metric="take rate vs d=0"
+            ),
+            estimate_row(
+                stats.proportion((taken & made).sum(), taken.sum()),
+                **keys,
+                metric="contract success",
+            ),
+            estimate_row(
+                stats.paired_difference(
+                    ratio_pseudo(taken & made, taken), ratio_pseudo(made0, taken_on)
+                ),
+                **keys,
+                metric="contract success vs d=0",
+            ),
+            count(int(extra.sum()), deals.height, **keys, metric="extra takes"),
+            estimate_row(
+                stats.proportion((extra & made).sum(), extra.sum()),
+                **keys,
+                metric="success of extra takes",
+            ),
+            count(
+                int(((deals["taker"] != base["taker"]).to_numpy()).sum()),
+                deals.height,
+                **keys,
+                metric="deals with another taker",
+            ),
+        ]
+    return pl.DataFrame(rows)
+
+
+def tables_bonus(summary: pl.DataFrame) -> tuple[Table, ...]:
+    def e(metric: str, d: float = 0.0, part: str = "bonus") -> Estimate:
+        return find_estimate(summary, part=part, d=d, metric=metric)
+
+    rescued = e("failed without bonus, made with it")
+    lost = e("made without bonus, failed with it")
+    n = rescued.n
+    rows = [
+        {
+            "metric": "contract success",
+            "bonus off": pct(e("success, bonus off")),
+            "bonus on": pct(e("success, bonus on")),
+            "difference (on - off, paired)": pp(e("success difference (on - off)")),
+        },
+        {
+            "metric": "capo",
+            "bonus off": pct(e("capo, bonus off")),
+            "bonus on": pct(e("capo, bonus on")),
+            "difference (on - off, paired)": "",
+        },
+        {
+            "metric": "bonus announced (of taken)",
+            "bonus off": "",
+            "bonus on": pct(e("bonus announced, share of taken deals")),
+            "difference (on - off, paired)": "",
+        },
+        {
+            "metric": "failed without bonus, made with it (count)",
+            "bonus off": "",
+            "bonus on": "",
+            "difference (on - off, paired)": f"{fmt_count(rescued.value)} = "
+            f"{pct(e('rescued, share of taken deals'))} of taken",
+        },
+        {
+            "metric": "made without bonus, failed with it (count)",
+            "bonus off": "",
+            "bonus on": "",
+            "difference (on - off, paired)": fmt_count(lost.value),
+        },
+        {
+            "metric": "announced contracts rescued by the bonus",
+            "bonus off": "",
+            "bonus on": pct(e("rescued, share of announced contracts")),
+            "difference (on - off, paired)": "",
+        },
+    ]
+    sweep = []
+    for d in sorted(set(summary.filter(pl.col("part") == "discount")["d"])):
+
+        def f(metric: str, d=d) -> Estimate:
+            return e(metric, d, "discount")
+
+        sweep.append(
+            {
+                "bonus_discount d": f"{d:g}",
+                "take rate": pct(f("take rate")),
+                "take rate vs d=0 (paired)": "" if d == 0 else pp(f("take rate vs d=0")),
+                "contract success": pct(f("contract success")),
+                "success vs d=0 (paired)": "" if d == 0 else pp(f("contract success vs d=0")),
+                "extra takes (n)": "" if d == 0 else fmt_count(f("extra takes").value),
+                "success of extra takes": "" if d == 0 else pct(f("success of extra takes")),
+                "deals (n)": fmt_count(f("take rate").n),
+            }
+        )
+    return (
+        Table(
+            f"Bonus off versus on, same deals and same policy (bonus_discount=0): the "
+            f"bidding is identical, only the +5 changes (n={fmt_count(n)} deals taken in both; "
+            f"the announced share is of taken deals).",
+            pl.DataFrame(rows),
+        ),
+        Table(
+            f"Bonus on, take threshold lowered by d when holding both bonus cards, paired "
+            f"against d=0 on the same deals (n={fmt_count(e('take rate', 0.0, 'discount').n)} "
+            "deals per d; extra takes: deals passed at d=0 and taken at d).",
+            pl.DataFrame(sweep),
+        ),
+    )
+
+
+def figure_bonus(summary: pl.DataFrame, announced_points: np.ndarray) -> bytes:
+    fig, axes = new_figure(11, 3.8, 3)
+    ax = axes[0]
+    pts = np.asarray(announced_points, dtype=int)
+    cnt = np.bincount(pts, minlength=76)[:76]
+    colors = np.where(
+        np.arange(76) >= THRESHOLD,
+        "#55A868",
+        np.where(np.arange(76) >= THRESHOLD - BONUS_POINTS, "#DD8452", "#C44E52"),
+    )
+    ax.bar(np.arange(76), cnt / max(cnt.sum(), 1), 0.9, color=colors)
+    ax.axvline(THRESHOLD - 0.5, color="black", linestyle="--", linewidth=1)
+    ax.axvline(THRESHOLD - BONUS_POINTS - 0.5, color="#DD8452", linestyle=":", linewidth=1)
+    percent_axis(ax)
+    ax.set_xlabel("card points (orange: 40-44, rescued by +5)")
+    ax.set_title(f"announced contracts: card points\n(n={fmt_count(len(pts))})", fontsize=10)
+    ax.set_xlim(-1, 76)
+
+    sweep = summary.filter(pl.col("part") == "discount").sort("d")
+    off = find_estimate(summary, part="bonus", d=0.0, metric="success, bonus off")
+    d = sweep["d"].unique().sort().to_numpy()
+    n_deals = fmt_count(find_estimate(summary, part="discount", d=0.0, metric="take rate").n)
+    for ax, metrics, title in (
+        (axes[1], ("take rate",), f"take rate vs discount d\n(n={n_deals} deals per d)"),
+        (
+            axes[2],
+            ("contract success", "success of extra takes"),
+            "contract success vs discount d\n(of taken deals; extra: passed at d=0)",
+        ),
+    ):
+        for metric, marker in zip(metrics, "os", strict=False):
+            sub = sweep.filter(pl.col("metric") == metric).sort("d")
+            if metric == "success of extra takes":
+                sub = sub.filter(pl.col("d") > 0)
+            ax.errorbar(
+                sub["d"],
+                sub["value"],
+                yerr=yerr(sub["value"], sub["low"], sub["high"]),
+                marker=marker,
+                capsize=3,
+                label=metric,
+            )
+        ax.set_xticks(d, [f"{x:g}" for x in d])
+        ax.set_xlabel("bonus_discount d")
+        percent_axis(ax)
+        ax.set_title(title, fontsize=10)
+    axes[2].axhline(off.value, color="grey", linestyle="--", linewidth=1, label="bonus off, d=0")
+    axes[2].legend(frameon=False, fontsize=8)
+    return png(fig)
+
+
+def findings_bonus(summary: pl.DataFrame) -> tuple[str, ...]:
+    def e(metric: str, d: float = 0.0, part: str = "bonus") -> Estimate:
+        return find_estimate(summary, part=part, d=d, metric=metric)
+
+    rescued = e("failed without bonus, made with it")
+    diff = e("success difference (on - off)")
+    out = [
+        f"With the bidding unchanged, the bonus turned {fmt_count(rescued.value)} failures into "
+        f"successes out of n={fmt_count(rescued.n)} taken deals "
+        f"({pct(e('rescued, share of taken deals'))}); contract success rises by {pp(diff)} "
+        f"(paired), and {fmt_count(e('made without bonus, failed with it').value)} contracts "
+        "went the "
+        f"other way. It is announced in {pct(e('bonus announced, share of taken deals'))} of "
+        f"taken deals and rescues {pct(e('rescued, share of announced contracts'))} of them.",
+    ]
+    for d in sorted(set(summary.filter(pl.col("part") == "discount")["d"])):
+        if d == 0:
+            continue
+        out.append(
+            f"With bonus_discount d={d:g} the take rate changes by "
+            f"{pp(e('take rate vs d=0', d, 'discount'))} and contract success by "
+            f"{pp(e('contract success vs d=0', d, 'discount'))} (paired against d=0, "
+            f"n={fmt_count(e('take rate', d, 'discount').n)} deals); the "
+            f"{fmt_count(e('extra takes', d, 'discount').value)} extra contracts succeed "
+            f"{pct(e('success of extra takes', d, 'discount'))}."
+        )
+    return tuple(out)
+
+
+def section_bonus(off: pl.DataFrame, on: dict[float, pl.DataFrame]) -> Section:
+    summary = summarize_bonus(off, on)
+    base = on[0.0]
+    announced = base.filter((pl.col("taker") >= 0) & pl.col("bonus_announced"))
+    return Section(
+        key="e",
+        title="e. The Bianco Mano bonus (BM-11)",
+        method=(
+            "Paired deals (common random numbers): the same seed and deal ids with the "
+            "bonus off and on, the same heuristic policy (which always announces when "
+            "eligible), 4 players. Then, bonus on, the policy lowers its take threshold by "
+            "bonus_discount d when it holds both bonus cards of the family it would name; "
+            "each d is compared with d=0 on the same deals. Wilson intervals for rates, "
+            "paired t intervals for differences (delta method for success rates, whose "
+            "denominators change with d)."
+        ),
+        tables=tables_bonus(summary),
+        plot=Plot(
+            "e_bonus.png",
+            figure_bonus(summary, announced["side_points"].to_numpy()),
+            f"Left: card points of announced contracts (n={fmt_count(announced.height)}). "
+            f"Middle and right: take rate and contract success against the take-threshold "
+            f"discount d, bonus on (n={fmt_count(base.height)} deals per d); 95% intervals.",
+        ),
+        findings=findings_bonus(summary),
+        summary=summary,
+    )
+
+
+# ---------------------------------------------------------------- f. never shuffling
+
+
+SHUFFLE_ARMS = ("never shuffled (BM-3)", "shuffled every deal")
+SHUFFLE_METRICS = (
+    "all-pass rate",
+    "take rate",
+    "contract success",
+    "capo rate",
+    "mean taker_dominant_count",
+)
+
+
+def _shuffle_arm(deals: pl.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray, Estimate]]:
+    """Per metric: per-game (k, m) counts for clustered intervals and the plain estimate."""
+    game = deals["game_id"].to_numpy()
+    _, g = np.unique(game, return_inverse=True)
+    n_games = int(g.max()) + 1 if g.size else 0
+    taken, made, capo = _is_taken(deals), _is_made(deals), _is_capo(deals)
+    dom = np.where(taken, deals["taker_dominant_count"].to_numpy(), 0).astype(float)
+
+    def per_game(x) -> np.ndarray:
+        return np.bincount(g, weights=np.asarray(x, dtype=float), minlength=n_games)
+
+    ones = np.ones(len(game))
+    n, k = len(game), int(taken.sum())
+    return {
+        "all-pass rate": (per_game(~taken), per_game(ones), stats.proportion(n - k, n)),
+        "take rate": (per_game(taken), per_game(ones), stats.proportion(k, n)),
+        "contract success": (
+            per_game(taken & made),
+            per_game(taken),
+            stats.proportion((taken & made).sum(), k),
+        ),
+        "capo rate": (per_game(capo), per_game(taken), stats.proportion(capo.sum(), k)),
+        "mean taker_dominant_count": (per_game(dom), per_game(taken), stats.mean(dom[taken])),
+    }
+
+
+def summarize_shuffling(never: pl.DataFrame, shuffled: pl.DataFrame) -> pl.DataFrame:
+    """Rates of the two arms (Wilson / t over deals) and their difference, never minus
+    shuffled, with a Welch interval on game-level pseudo-values (deals cluster in games)."""
+    arms = {SHUFFLE_ARMS[0]: _shuffle_arm(never), SHUFFLE_ARMS[1]: _shuffle_arm(shuffled)}
+    rows = []
+    for metric in SHUFFLE_METRICS:
+        for arm, data in arms.items():
+            rows.append(estimate_row(data[metric][2], metric=metric, arm=arm))
+        a, b = (ratio_pseudo(*arms[arm][metric][:2]) for arm in SHUFFLE_ARMS)
+        rows.append(estimate_row(stats.unpaired_difference(a, b), metric=metric, arm="difference"))
+    return pl.DataFrame(rows)
+
+
+def dominant_count_distribution(never: pl.DataFrame, shuffled: pl.DataFrame) -> pl.DataFrame:
+    rows = []
+    for arm, deals in zip(SHUFFLE_ARMS, (never, shuffled), strict=True):
+        dom = deals.filter(pl.col("taker") >= 0)["taker_dominant_count"].to_numpy().astype(int)
+        cnt = np.bincount(dom, minlength=9)
+        for c, k in enumerate(cnt):
+            rows.append({"arm": arm, "dominant": c, "deals": int(k), "share": k / max(len(dom), 1)})
+    return pl.DataFrame(rows)
+
+
+def table_shuffling(
+    summary: pl.DataFrame, n_games: dict[str, int], n_deals: dict[str, int]
+) -> Table:
+    rows = []
+    for metric in SHUFFLE_METRICS:
+        fmt = (lambda x: num(x, 3)) if metric.startswith("mean") else pct
+        dfmt = (lambda x: num(x, 3, signed=True)) if metric.startswith("mean") else pp
+        never = find_estimate(summary, metric=metric, arm=SHUFFLE_ARMS[0])
+        shuf = find_estimate(summary, metric=metric, arm=SHUFFLE_ARMS[1])
+        rows.append(
+            {
+                "metric": metric,
+                SHUFFLE_ARMS[0]: fmt(never),
+                SHUFFLE_ARMS[1]: fmt(shuf),
+                "difference (never - shuffled)": dfmt(
+                    find_estimate(summary, metric=metric, arm="difference")
+                ),
+                "n (never / shuffled)": f"{fmt_count(never.n)} / {fmt_count(shuf.n)}",
+            }
+        )
+    rows.append(
+        {
+            "metric": "games (n)",
+            SHUFFLE_ARMS[0]: fmt_count(n_games[SHUFFLE_ARMS[0]]),
+            SHUFFLE_ARMS[1]: fmt_count(n_games[SHUFFLE_ARMS[1]]),
+            "difference (never - shuffled)": "",
+            "n (never / shuffled)": "",
+        }
+    )
+    return Table(
+        "Never shuffling versus shuffling before every deal, 4 players, whole games; "
+        "independent samples (different seeds). Rates are of all deals (all-pass, "
+        "take) or of taken deals; n="
+        + " / ".join(fmt_count(n_deals[a]) for a in SHUFFLE_ARMS)
+        + " deals. Differences use game-clustered Welch intervals.",
+        pl.DataFrame(rows),
+    )
+
+
+def figure_shuffling(summary: pl.DataFrame, dist: pl.DataFrame) -> bytes:
+    fig, (left, right) = new_figure(10, 3.8, 2)
+    colors = ("#4C72B0", "#DD8452")
+    rates = SHUFFLE_METRICS[:4]
+    x = np.arange(len(rates))
+    for j, arm in enumerate(SHUFFLE_ARMS):
+        est = [find_estimate(summary, metric=m, arm=arm) for m in rates]
+        vals = [e.value for e in est]
+        left.bar(
+            x + (j - 0.5) * 0.38,
+            vals,
+            0.38,
+            color=colors[j],
+            yerr=yerr(vals, [e.low for e in est], [e.high for e in est]),
+            capsize=3,
+            label=f"{arm} (n={fmt_count(est[0].n)} deals)",
+        )
+        sub = dist.filter(pl.col("arm") == arm).sort("dominant")
+        right.bar(
+            sub["dominant"].to_numpy() + (j - 0.5) * 0.38,
+            sub["share"],
+            0.38,
+            color=colors[j],
+            label=f"{arm} (n={fmt_count(int(sub['deals'].sum()))} taken)",
+        )
+    left.set_xticks(x, rates)
+    percent_axis(left)
+    left.set_ylim(0, 1)
+    left.legend(frameon=False, fontsize=8)
+    left.set_title("rates, 4-player games (success, capo: of taken deals)", fontsize=10)
+    percent_axis(right)
+    right.set_xlabel("dominant cards held by the taker (taker_dominant_count)")
+    right.set_title("taker's dominant cards, share of taken deals", fontsize=10)
+    headroom(right, 1.25)
+    right.legend(frameon=False, fontsize=8, loc="upper right")
+    return png(fig)
+
+
+def findings_shuffling(summary: pl.DataFrame) -> tuple[str, ...]:
+    def e(metric: str, arm: str = "difference") -> Estimate:
+        return find_estimate(summary, metric=metric, arm=arm)
+
+    never, shuf = SHUFFLE_ARMS
+    return (
+        f"Never shuffling (cards gathered by team piles and cut) changes the all-pass rate "
+        f"from {pct(e('all-pass rate', shuf))} to {pct(e('all-pass rate', never))} "
+        f"({pp(e('all-pass rate'))}), contract success by {pp(e('contract success'))} and the "
+        f"capo rate by {pp(e('capo rate'))} (n={fmt_count(e('take rate', never).n)} and "
+        f"{fmt_count(e('take rate', shuf).n)} deals).",
+        f"Takers hold {num(e('mean taker_dominant_count', never), 3)} dominant cards on "
+        f"average without shuffling against {num(e('mean taker_dominant_count', shuf), 3)} "
+        f"with it (difference {num(e('mean taker_dominant_count'), 3, signed=True)}). The two "
+        "arms are independent samples; deals of one game are not independent, hence the "
+        "game-clustered intervals for the differences.",
+    )
+
+
+def section_shuffling(never: pl.DataFrame, shuffled: pl.DataFrame) -> Section:
+    summary = summarize_shuffling(never, shuffled)
+    dist = dominant_count_distribution(never, shuffled)
+    n_games = {
+        SHUFFLE_ARMS[0]: never["game_id"].n_unique(),
+        SHUFFLE_ARMS[1]: shuffled["game_id"].n_unique(),
+    }
+    n_deals = {SHUFFLE_ARMS[0]: never.height, SHUFFLE_ARMS[1]: shuffled.height}
+    return Section(
+        key="f",
+        title="f. Never shuffling (BM-3) versus shuffling every deal",
+        method=(
+            "Whole 4-player games (all deals, all-pass redeals and each game's shuffled "
+            "first deal included) under the ruling (shuffle once, then gather and cut) and "
+            "under the option shuffle_every_deal=True, played with different seeds: "
+            "independent samples. Wilson (rates) and t (mean) intervals per arm over deals; "
+            "differences with Welch intervals on per-game pseudo-values, since the deals "
+            "of one game share their cards."
+        ),
+        tables=(table_shuffling(summary, n_games, n_deals),),
+        plot=Plot(
+            "f_shuffling.png",
+            figure_shuffling(summary, dist),
+            f"Never shuffled (n={fmt_count(n_games[SHUFFLE_ARMS[0]])} games, "
+            f"{fmt_count(never.height)} deals) versus shuffled every deal "
+            f"(n={fmt_count(n_games[SHUFFLE_ARMS[1]])} games, {fmt_count(shuffled.height)} deals); "
+            "error bars are 95% Wilson intervals.",
+        ),
+        findings=findings_shuffling(summary),
+        summary=summary,
+    )
+
+
+# ---------------------------------------------------------------- the report
+
+
+def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str, str]]:
+    """The run-settings rows."""
+    sizes = _sizes(ctx)
+    return [
+        ("policy (every seat)", policy_text(ctx.base.game, ctx.policy)),
+        ("seed", f"{ctx.seed} (section f's shuffled arm: {ctx.seed + SHUFFLED_SEED_OFFSET})"),
+        ("scale", f"{ctx.scale:g}"),
+        ("deals per player count (a-c)", fmt_count(sizes["deals"])),
+        ("deals per bonus arm (e, 4 players)", fmt_count(sizes["deals"])),
+        ("4-player games (d, each arm of f)", fmt_count(sizes["games"])),
+        ("3- and 5-player games (d)", fmt_count(sizes["games_other"])),
+    ]
+
+
+REPORT = Report(
+    title="Bianco Mano: strategy report",
+    intro=(
+        "Monte Carlo estimates from the tapisvert Bianco Mano engine, played under the rulings "
+        "BM-1..BM-12 with the heuristic policy below at every seat (default parameters unless "
+        "a section says otherwise) and the default rule options (no bonus; cards shuffled only "
+        "before a game's first deal, then gathered by team piles and cut).",
+        "Every number comes with a 95% interval: Wilson for rates, Student t for means and "
+        "paired differences; n= gives the sample size behind each number. The numbers describe "
+        "this policy playing against itself, not expert play. Sections a, b, the 4-player "
+        "column of c and the bonus-off arm of e share one sample of 4-player deals; the "
+        "4-player games of d are the never-shuffled arm of f; paired comparisons replay the "
+        "same deals (same seed and deal ids) under both settings.",
+    ),
+    plan=plan,
+    sections=(
+        lambda runs, ctx: section_take_by_position(_deals(runs, "deals_4p"), 4),
+        lambda runs, ctx: section_contracts(_deals(runs, "deals_4p")),
+        lambda runs, ctx: section_player_counts(
+            {n: _deals(runs, f"deals_{n}p") for n in PLAYER_COUNTS}
+        ),
+        lambda runs, ctx: section_games(
+            {n: runs[f"games_{n}p"].table("games") for n in PLAYER_COUNTS}
+        ),
+        lambda runs, ctx: section_bonus(
+            _deals(runs, "deals_4p"),
+            {d: _deals(runs, f"bonus_d{d:g}") for d in (0.0, *BONUS_DISCOUNTS)},
+        ),
+        lambda runs, ctx: section_shuffling(
+            _game_deals(runs, "games_4p"), _game_deals(runs, "games_4p_shuffled")
+        ),
+    ),
+    settings=settings,
+)
