@@ -1,0 +1,586 @@
+"""Manille coincée vectorized batch engine (RULINGS MA-1..MA-6).
+
+A batch of N deals advances in lockstep: dealing, the trump choice, contre
+and every card of every trick is a handful of numpy operations over all N
+rows, with hands as uint32 bitmasks (``rules.py`` gives the encoding). There
+is no Python loop over deals. Two entry points:
+
+* :func:`simulate_deals` — independent deals, each from a fresh shuffle;
+  deal ``i`` is dealt by seat ``i % 4``.
+* :func:`simulate_games` — whole games to the target (MA-6): the first
+  dealer is drawn, every deal is shuffled and cut (MA-2), the deal passes
+  counter-clockwise.
+
+Inside a deal the engine works in *turn order*: position ``r`` (0..3) is the
+seat ``(dealer - 1 - r) % 4``, so position 0 is the dealer's right (the first
+to receive cards and the first leader), play goes ``r -> r + 1``, the
+dealer is position 3 and his partner position 1 (the taking team is the odd
+positions), and partners are two positions apart.
+
+Every random number comes from :mod:`simulators.core.rng`: deal (or game)
+``i`` gets the same deck, cut and policy noise whatever the batch it is
+simulated in; decks, cuts and noise are separate streams, so two policies
+compared on the same seed play the same deals (common random numbers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import polars as pl
+
+from simulators.core import bits, rng
+from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
+from simulators.core.dispatch import SeatDispatch, reject
+from simulators.core.params import check_count
+from simulators.manille import rules as R
+from simulators.manille.observations import ChoiceObs, ContreObs, PlayObs
+
+U32 = np.uint32
+I8 = np.int8
+ONE = U32(1)
+ZERO = U32(0)
+
+STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
+POLICY_METHODS = ("choose", "contre", "play")
+# noise slots of a deal: dealer's choice, partner's choice, two contre and two
+# surcontre answers, then the 32 cards
+SLOT_CHOICE, SLOT_CONTRE, SLOT_PLAY = 0, 2, 6
+N_DECISIONS = SLOT_PLAY + R.N_SEATS * R.N_TRICKS
+RANK_MASK = np.array(R.RANK_MASK, dtype=U32)
+SUIT_MASK5 = np.array(R.SUIT_MASK + (0,), dtype=U32)  # index 4 = sans atout: no trump cards
+MANILLES = U32(R.RANK_MASK[R.MANILLE])
+MANILLONS = U32(R.RANK_MASK[R.MANILLON])
+ALL_CHOICES = np.uint8(0b111111)
+PARTNER_CHOICES = {True: np.uint8(0b11111), False: np.uint8(0b1111)}  # partner_may_sans_atout
+CONTRE_FACTOR = np.array(R.CONTRE_FACTOR, dtype=np.int16)
+
+
+def mask_points(mask: np.ndarray) -> np.ndarray:
+    """Card points held in each mask (MA-1)."""
+    mask = np.asarray(mask, dtype=U32)
+    total = np.zeros(mask.shape, dtype=np.int16)
+    for rank, points in enumerate(R.POINTS):
+        if points:
+            total += np.int16(points) * bits.popcount(mask & RANK_MASK[rank]).astype(np.int16)
+    return total
+
+
+def deal_scores(taking_points, trump, contre_level) -> tuple[np.ndarray, np.ndarray]:
+    """(taking team, defence) score of each deal (MA-6)."""
+    factor = CONTRE_FACTOR[contre_level] * np.where(trump == R.SANS_ATOUT, 2, 1).astype(np.int16)
+    taking_points = taking_points.astype(np.int16)
+    taking = np.maximum(taking_points - R.THRESHOLD, 0) * factor
+    defence = np.maximum(R.DEAL_POINTS - taking_points - R.THRESHOLD, 0) * factor
+    return taking.astype(np.int16), defence.astype(np.int16)
+
+
+def turn_order_positions(packets: tuple[int, ...]) -> np.ndarray:
+    """(4, 8) post-cut deck positions of the cards each turn-order position receives (MA-2)."""
+    out: list[list[int]] = [[] for _ in range(R.N_SEATS)]
+    pos = 0
+    for size in packets:
+        for r in range(R.N_SEATS):
+            out[r] += range(pos, pos + size)
+            pos += size
+    return np.array(out, dtype=np.intp)
+
+
+def seat_of(dealer: np.ndarray, position) -> np.ndarray:
+    """Seat of turn-order ``position`` (0 = the dealer's right) for each dealer."""
+    return ((dealer - 1 - np.asarray(position)) % R.N_SEATS).astype(I8)
+
+
+# ---------------------------------------------------------------- trick state (MA-5)
+
+STRONGER = np.array(
+    [R.SUIT_MASK[R.suit_of(c)] & ((1 << (4 * R.rank_of(c))) - 1) for c in range(R.N_CARDS)],
+    dtype=U32)
+
+
+class TrickState(NamedTuple):
+    """The trick in progress, one row per deal."""
+
+    led_suit: np.ndarray  # -1 before the lead
+    led_mask: np.ndarray
+    best_card: np.ndarray  # -1 before the lead
+    best_pos: np.ndarray
+    best_is_trump: np.ndarray
+    table: np.ndarray
+
+
+def new_trick(n_rows: int) -> TrickState:
+    """An empty trick."""
+    return TrickState(np.full(n_rows, -1, I8), np.zeros(n_rows, U32), np.full(n_rows, -1, I8),
+                      np.zeros(n_rows, I8), np.zeros(n_rows, bool), np.zeros(n_rows, U32))
+
+
+def legal_mask(hand, state: TrickState, pos, trump_mask, sans_atout, sa_must_beat):
+    """Legal cards of a follower (MA-5)."""
+    opponent = (state.best_pos % 2) != (pos % 2)
+    follow = hand & state.led_mask
+    beat = follow & STRONGER[state.best_card]
+    must_beat = opponent & (beat != 0)
+    if sa_must_beat is False:
+        must_beat &= ~sans_atout
+    follow_legal = np.where(must_beat, beat, follow)
+    trumps = hand & trump_mask
+    over = trumps & STRONGER[state.best_card]
+    forced = np.where(state.best_is_trump, over, trumps)
+    void_legal = np.where(opponent & (forced != 0), forced, hand)
+    return np.where(follow != 0, follow_legal, void_legal)
+
+
+def add_card(state: TrickState, card, pos, trump_mask) -> TrickState:
+    """The trick after ``card`` is played by turn-order position ``pos``."""
+    bit = bits.card_bits(card)
+    is_trump = (bit & trump_mask) != 0
+    if (state.led_suit < 0).all():
+        suit = (card & 3).astype(I8)
+        return TrickState(suit, SUIT_MASK5[suit], card, pos.astype(I8), is_trump, bit)
+    stronger = card < state.best_card  # same suit: a lower index is stronger
+    takes = np.where(is_trump, ~state.best_is_trump | stronger,
+                     ~state.best_is_trump & ((bit & state.led_mask) != 0) & stronger)
+    return TrickState(state.led_suit, state.led_mask, np.where(takes, card, state.best_card),
+                      np.where(takes, pos, state.best_pos).astype(I8),
+                      state.best_is_trump | is_trump, state.table | bit)
+
+
+class Dispatch(SeatDispatch):
+    """Routes each Manille decision to the policy of the acting seat."""
+
+    def __init__(self, policies):
+        super().__init__(policies, R.N_SEATS, POLICY_METHODS, "Manille")
+
+
+class DealArrays(NamedTuple):
+    """Per-deal results and records of one batch, one row per deal (seats, not positions).
+
+    Absent values are -1 (no partner choice, nobody contred...).
+    """
+
+    dealer: np.ndarray
+    deck: np.ndarray  # (N, 32) pre-cut deck, top first
+    cut: np.ndarray
+    hands: np.ndarray  # (N, 4) uint32, per seat, as dealt
+    choice: np.ndarray  # (N, 2) dealer's action, partner's or -1 (MA-3)
+    chooser: np.ndarray
+    trump: np.ndarray  # 0..3, 4 sans atout
+    contre: np.ndarray  # (N, 2) answers in the order asked: 1 yes, 0 no, -1 not asked (MA-4)
+    surcontre: np.ndarray  # (N, 2)
+    contre_level: np.ndarray
+    contre_by: np.ndarray
+    surcontre_by: np.ndarray
+    plays: np.ndarray  # (N, 8, 4) cards in play order
+    trick_winners: np.ndarray  # (N, 8) seats
+    taking_tricks: np.ndarray
+    taking_card_points: np.ndarray
+    taking_score: np.ndarray
+    defence_score: np.ndarray
+
+
+def _deal_hands(config: R.ManilleConfig, deck: np.ndarray, cut: np.ndarray) -> np.ndarray:
+    """(N, 4) hands by turn-order position from pre-cut decks (MA-2)."""
+    n_rows = len(deck)
+    windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([deck, deck], 1), 32, 1)
+    post = windows[np.arange(n_rows), cut]  # the top `cut` cards go to the bottom
+    card_bit = bits.card_bits(post)
+    return np.bitwise_or.reduce(card_bit[:, turn_order_positions(config.packets)], axis=2)
+
+
+def _choose_trump(config, dispatch, units, hands, dealer, noise_at):
+    """The dealer's choice, the partner's after a pass (MA-3): choice, trump, chooser position."""
+    n_rows = len(dealer)
+    choice = np.full((n_rows, 2), -1, dtype=I8)
+    legal = np.full(n_rows, ALL_CHOICES)
+    first = dispatch("choose", ChoiceObs(hands[:, 3], dealer, dealer, False, legal,
+                                         noise_at(SLOT_CHOICE)), dealer, I8)
+    reject((first < 0) | (first > R.PASS_TO_PARTNER), units, "choice",
+           lambda i: f"{int(first[i])} by the dealer; expected 0..5 (MA-3)")
+    choice[:, 0] = first
+    trump = first.copy()
+    chooser_pos = np.full(n_rows, 3, dtype=I8)
+    passed = np.flatnonzero(first == R.PASS_TO_PARTNER)
+    if passed.size:
+        allowed = PARTNER_CHOICES[config.partner_may_sans_atout]
+        partner = seat_of(dealer[passed], 1)
+        noise = noise_at(SLOT_CHOICE + 1)
+        second = dispatch("choose", ChoiceObs(hands[passed, 1], partner, dealer[passed], True,
+                                              np.full(passed.size, allowed),
+                                              None if noise is None else noise[passed]),
+                          partner, I8)
+        bad = (second < 0) | (second > 4) | ((allowed >> np.clip(second, 0, 7).astype(np.uint8))
+                                             & 1 == 0)
+        reject(bad, units[passed], "choice",
+               lambda i: f"{int(second[i])} by the dealer's partner; he must name a suit "
+                         f"{'or sans atout ' if config.partner_may_sans_atout else ''}(MA-3)")
+        choice[passed, 1] = second
+        trump[passed] = second
+        chooser_pos[passed] = 1
+    return choice, trump, chooser_pos
+
+
+def _ask_contre(dispatch, units, hands, dealer, chooser_pos, trump, noise_at):
+    """Contre by the opponents, then surcontre by the taking team (MA-4)."""
+    n_rows = len(dealer)
+    chooser = seat_of(dealer, chooser_pos)
+    answers = {}
+    level = np.zeros(n_rows, dtype=I8)
+    by = {}
+    for stage, positions in ((R.CONTRE, (np.zeros(n_rows, I8), np.full(n_rows, 2, I8))),
+                             (R.SURCONTRE, (chooser_pos, (chooser_pos + 2) % 4))):
+        said = np.zeros(n_rows, dtype=bool)
+        out = np.full((n_rows, 2), -1, dtype=I8)
+        by_seat = np.full(n_rows, -1, dtype=I8)
+        eligible = level == stage - 1  # surcontre only after a contre
+        for order, pos in enumerate(positions):
+            ask = np.flatnonzero(eligible & ~said)
+            if not ask.size:
+                break
+            seat = seat_of(dealer[ask], pos[ask])
+            noise = noise_at(SLOT_CONTRE + 2 * (stage - 1) + order)
+            obs = ContreObs(hands[ask, pos[ask]], seat, dealer[ask], chooser[ask], trump[ask],
+                            stage, order, None if noise is None else noise[ask])
+            yes = dispatch("contre", obs, seat, bool)
+            out[ask, order] = yes
+            said[ask[yes]] = True
+            by_seat[ask[yes]] = seat[yes]
+        level = np.where(said, I8(stage), level)
+        answers[stage] = out
+        by[stage] = by_seat
+    return answers[R.CONTRE], answers[R.SURCONTRE], level, by[R.CONTRE], by[R.SURCONTRE]
+
+
+def play_batch(config: R.ManilleConfig, dispatch: Dispatch, deck: np.ndarray, cut: np.ndarray,
+               dealer: np.ndarray, noise: np.ndarray | None, units: np.ndarray) -> DealArrays:
+    """Play one deal per row from pre-cut decks; pure given its inputs.
+
+    ``noise`` is (N_DECISIONS, N) uniforms or None; ``units`` are the row ids
+    used in error messages.
+    """
+    dealer = dealer.astype(I8)
+
+    def noise_at(slot):
+        return None if noise is None else noise[slot]
+
+    hands = _deal_hands(config, deck, cut)
+    choice, trump, chooser_pos = _choose_trump(config, dispatch, units, hands, dealer, noise_at)
+    contre, surcontre, level, contre_by, surcontre_by = _ask_contre(
+        dispatch, units, hands, dealer, chooser_pos, trump, noise_at)
+    plays, winner_pos, taking_won, taking_tricks = _play_tricks(
+        config, dispatch, units, hands, dealer, trump, level, noise_at)
+    taking_card_points = mask_points(taking_won)
+    taking_score, defence_score = deal_scores(taking_card_points + taking_tricks, trump, level)
+    position_of_seat = (dealer[:, None] - 1 - np.arange(R.N_SEATS)[None, :]) % R.N_SEATS
+    return DealArrays(
+        dealer=dealer, deck=deck, cut=cut.astype(I8),
+        hands=np.take_along_axis(hands, position_of_seat, 1),
+        choice=choice, chooser=seat_of(dealer, chooser_pos), trump=trump.astype(I8),
+        contre=contre, surcontre=surcontre, contre_level=level,
+        contre_by=contre_by, surcontre_by=surcontre_by, plays=plays,
+        trick_winners=seat_of(dealer[:, None], winner_pos),
+        taking_tricks=taking_tricks, taking_card_points=taking_card_points,
+        taking_score=taking_score, defence_score=defence_score,
+    )
+
+
+def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at):
+    """The eight tricks on the shared kernel (MA-5). Returns plays (seats' cards in play order),
+    the winner's turn-order position per trick, the taking team's won cards and tricks."""
+    n_rows = len(dealer)
+    rows = np.arange(n_rows)
+    hands = hands.copy()
+    trump_mask = SUIT_MASK5[trump]
+    sans_atout = trump == R.SANS_ATOUT
+    plays = np.empty((n_rows, R.N_TRICKS, R.N_SEATS), dtype=I8)
+    winner_pos = np.empty((n_rows, R.N_TRICKS), dtype=I8)
+    taking_won = np.zeros(n_rows, dtype=U32)
+    taking_tricks = np.zeros(n_rows, dtype=np.int16)
+    played = np.zeros(n_rows, dtype=U32)
+    leader = np.zeros(n_rows, dtype=I8)  # MA-5: the dealer's right leads the first trick
+    taking_of_pos = np.array([False, True, False, True])
+    for t in range(R.N_TRICKS):
+        state = new_trick(n_rows)
+        for k in range(R.N_SEATS):
+            pos = (leader + k) % R.N_SEATS
+            hand = hands[rows, pos]
+            legal = legal_mask(hand, state, pos, trump_mask, sans_atout,
+                                       config.sans_atout_must_beat) if k else hand
+            seat = seat_of(dealer, pos)
+            obs = PlayObs(hand, legal, seat, k, t, trump, trump_mask, state.led_suit,
+                          state.led_mask, state.best_card, state.best_pos % 2 == pos % 2,
+                          state.table, played, taking_of_pos[pos], level,
+                          noise_at(SLOT_PLAY + 4 * t + k))
+            card = dispatch("play", obs, seat, I8)
+            bad = (card < 0) | (card >= R.N_CARDS)
+            bad |= ((legal >> np.clip(card, 0, 31).astype(U32)) & ONE) == 0
+            reject(bad, units, "play", lambda i, c=card, s=seat, lg=legal, t=t: (
+                f"{R.format_card(int(c[i])) if 0 <= c[i] < 32 else int(c[i])} by seat "
+                f"{int(s[i])} in trick {t + 1}; legal: "
+                f"{R.format_cards(bits.cards_of(int(lg[i])))} (MA-5)"))
+            bit = bits.card_bits(card)
+            hands[rows, pos] = hand ^ bit
+            played |= bit
+            plays[:, t, k] = card
+            state = add_card(state, card, pos, trump_mask)
+        winner_pos[:, t] = state.best_pos
+        taking = taking_of_pos[state.best_pos]
+        taking_won |= np.where(taking, state.table, ZERO)
+        taking_tricks += taking
+        leader = state.best_pos  # the winner leads the next trick
+    return plays, winner_pos, taking_won, taking_tricks
+
+
+# ---------------------------------------------------------------- randomness
+
+
+def _cuts(config: R.ManilleConfig):
+    """Block drawer of cut points 1..31 (MA-2)."""
+    if config.cut_weights is None:
+        return lambda gen, size: gen.integers(1, R.N_CARDS, size=size, dtype=I8)
+    p = np.asarray(config.cut_weights) / sum(config.cut_weights)
+    return lambda gen, size: gen.choice(np.arange(1, R.N_CARDS, dtype=I8), size=size, p=p)
+
+
+def _shuffles(gen, size):
+    return rng.permutations(gen, size, R.N_CARDS)
+
+
+def _noise(entropy, units, step):
+    draws = rng.draw_per_unit(entropy, units, STREAM_NOISE,
+                              lambda gen, size: rng.uniforms(gen, size, N_DECISIONS), step)
+    return np.ascontiguousarray(draws.T)
+
+
+def first_dealers(draw: np.ndarray) -> np.ndarray:
+    """First dealer of each game from its draw deck (MA-2).
+
+    One card to each seat from the top, seat 0 first; the strongest rank
+    deals (suit ignored); tied players draw again in seat order; if the pile
+    cannot serve every tied player, the lowest tied seat deals.
+    """
+    games = len(draw)
+    ranks = (draw >> 2).astype(I8)
+    current = ranks[:, :R.N_SEATS].copy()
+    tied = np.ones((games, R.N_SEATS), dtype=bool)
+    next_card = np.full(games, R.N_SEATS)
+    while True:
+        best = np.where(tied, current, 99).min(axis=1)
+        tied &= current == best[:, None]
+        count = tied.sum(axis=1)
+        redraw = (count > 1) & (next_card + count <= R.N_CARDS)
+        if not redraw.any():
+            break
+        index = np.minimum(next_card[:, None] + np.cumsum(tied, axis=1) - 1, R.N_CARDS - 1)
+        fresh = np.take_along_axis(ranks, index, 1)
+        current = np.where(tied & redraw[:, None], fresh, current)
+        next_card = np.where(redraw, next_card + count, next_card)
+    return np.argmax(tied, axis=1).astype(I8)
+
+
+# ---------------------------------------------------------------- public API
+
+
+@dataclass(frozen=True)
+class DealBatch:
+    """Independent deals: ``table`` (one row per deal) and the raw ``arrays``."""
+
+    config: R.ManilleConfig
+    seed: int
+    deal_ids: np.ndarray
+    arrays: DealArrays
+    table: pl.DataFrame
+
+    def record(self, i: int) -> R.DealRecord:
+        """The replayable record of the batch's i-th deal."""
+        return deal_record(self.arrays, i)
+
+
+@dataclass(frozen=True)
+class GameBatch:
+    """Whole games: ``deals`` (one row per deal), ``games`` (one row per game), raw ``arrays``."""
+
+    config: R.ManilleConfig
+    seed: int
+    game_ids: np.ndarray
+    arrays: DealArrays
+    deal_game: np.ndarray  # game id of each row of arrays
+    deal_no: np.ndarray  # deal number within its game
+    dealer_draw: np.ndarray  # (games, 32)
+    first_dealer: np.ndarray
+    deals: pl.DataFrame
+    games: pl.DataFrame
+
+    def record(self, game_id: int) -> R.GameRecord:
+        """The replayable record of one game."""
+        g = int(np.searchsorted(self.game_ids, game_id))
+        if g >= len(self.game_ids) or self.game_ids[g] != game_id:
+            raise ValueError(f"game {game_id} is not in this batch")
+        rows = np.flatnonzero(self.deal_game == game_id)
+        rows = rows[np.argsort(self.deal_no[rows])]
+        return R.GameRecord(config=self.config,
+                            dealer_draw=tuple(int(c) for c in self.dealer_draw[g]),
+                            deals=tuple(deal_record(self.arrays, int(i)) for i in rows))
+
+
+def deal_record(a: DealArrays, i: int) -> R.DealRecord:
+    """Plain-Python record of row i (see rules.DealRecord)."""
+    return R.DealRecord(
+        dealer=int(a.dealer[i]), deck=tuple(int(c) for c in a.deck[i]), cut=int(a.cut[i]),
+        choice=tuple(int(c) for c in a.choice[i] if c >= 0),
+        contre=tuple(bool(x) for x in a.contre[i] if x >= 0),
+        surcontre=tuple(bool(x) for x in a.surcontre[i] if x >= 0),
+        plays=tuple(int(c) for c in a.plays[i].ravel()),
+    )
+
+
+TRUMP_ENUM = pl.Enum(list(R.TRUMP_CODES))
+CONTRE_ENUM = pl.Enum(list(R.CONTRE_NAMES))
+RESULT_NAMES = ("taking", "defence", "draw")
+RESULT_ENUM = pl.Enum(list(RESULT_NAMES))
+
+
+def hand_features(hand: np.ndarray, trump: np.ndarray, prefix: str) -> dict[str, np.ndarray]:
+    """Per-suit counts, manilles, manillons, card points and trump count of hands."""
+    out = {f"{prefix}_n_{code}": bits.popcount(hand & U32(R.SUIT_MASK[s])).astype(I8)
+           for s, code in enumerate(R.SUIT_CODES)}
+    out[f"{prefix}_manilles"] = bits.popcount(hand & MANILLES).astype(I8)
+    out[f"{prefix}_manillons"] = bits.popcount(hand & MANILLONS).astype(I8)
+    out[f"{prefix}_points"] = mask_points(hand)
+    out[f"{prefix}_trumps"] = np.where(trump == R.SANS_ATOUT, -1,
+                                       bits.popcount(hand & SUIT_MASK5[trump])).astype(I8)
+    return out
+
+
+def deal_table(seed: int, a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
+    """Tidy per-deal table (one row per deal); teams are 0 (seats 0 & 2) and 1 (seats 1 & 3)."""
+    n = len(a.dealer)
+    rows = np.arange(n)
+    taking_team = (a.dealer % 2).astype(I8)
+    taking_points = a.taking_card_points + a.taking_tricks
+    team0 = taking_team == 0
+
+    def per_team(taking_value, defence_value):
+        return (np.where(team0, taking_value, defence_value),
+                np.where(team0, defence_value, taking_value))
+
+    card0, card1 = per_team(a.taking_card_points, R.CARD_POINTS_TOTAL - a.taking_card_points)
+    tricks0, tricks1 = per_team(a.taking_tricks, R.N_TRICKS - a.taking_tricks)
+    score0, score1 = per_team(a.taking_score, a.defence_score)
+    result = np.where(taking_points > R.THRESHOLD, 0,
+                      np.where(taking_points < R.THRESHOLD, 1, 2))
+    columns = {
+        **extra,
+        "seed": np.full(n, seed, dtype=np.int64),
+        "dealer": a.dealer, "chooser": a.chooser,
+        "dealer_passed": a.choice[:, 0] == R.PASS_TO_PARTNER,
+        "taking_team": taking_team,
+        "trump": pl.Series(a.trump).replace_strict(dict(enumerate(R.TRUMP_CODES)),
+                                                   return_dtype=TRUMP_ENUM),
+        "sans_atout": a.trump == R.SANS_ATOUT,
+        "contre": pl.Series(a.contre_level).replace_strict(dict(enumerate(R.CONTRE_NAMES)),
+                                                           return_dtype=CONTRE_ENUM),
+        "contre_level": a.contre_level, "contre_by": a.contre_by,
+        "surcontre_by": a.surcontre_by,
+        "team0_card_points": card0.astype(np.int16), "team1_card_points": card1.astype(np.int16),
+        "team0_tricks": tricks0.astype(I8), "team1_tricks": tricks1.astype(I8),
+        "team0_points": (card0 + tricks0).astype(np.int16),
+        "team1_points": (card1 + tricks1).astype(np.int16),
+        "taking_points": taking_points.astype(np.int16),
+        "result": pl.Series(result).replace_strict(dict(enumerate(RESULT_NAMES)),
+                                                   return_dtype=RESULT_ENUM),
+        "score_team0": score0, "score_team1": score1,
+        "taking_score": a.taking_score, "defence_score": a.defence_score,
+        "taking_margin": (a.taking_score - a.defence_score).astype(np.int16),
+        **hand_features(a.hands[rows, a.chooser], a.trump, "chooser"),
+    }
+    return pl.DataFrame(columns)
+
+
+def simulate_deals(config: R.ManilleConfig, policies, n_deals: int, seed: int = 0, *,
+                   first_deal: int = 0) -> DealBatch:
+    """Play deals ``first_deal .. first_deal + n_deals - 1`` of ``seed``.
+
+    Each deal is dealt from a fresh uniform shuffle by seat ``deal_id % 4``;
+    ``policies`` is one policy for every seat or a sequence of four.
+    """
+    n_deals = check_count("n_deals", n_deals)
+    first_deal = check_count("first_deal", first_deal, low=0)
+    entropy = rng.root_entropy(seed)
+    dispatch = Dispatch(policies)
+    ids = np.arange(first_deal, first_deal + n_deals, dtype=np.int64)
+    deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, _shuffles, 0)
+    cut = rng.draw_per_unit(entropy, ids, STREAM_CUT, _cuts(config), 0)
+    noise = _noise(entropy, ids, 0) if dispatch.uses_noise else None
+    dealer = (ids % R.N_SEATS).astype(I8)
+    arrays = play_batch(config, dispatch, deck, cut, dealer, noise, ids)
+    table = deal_table(entropy, arrays, {"deal_id": ids})
+    return DealBatch(config, entropy, ids, arrays, table)
+
+
+def simulate_games(config: R.ManilleConfig, policies, n_games: int, seed: int = 0, *,
+                   first_game: int = 0) -> GameBatch:
+    """Play whole games ``first_game .. first_game + n_games - 1`` of ``seed`` (MA-6).
+
+    A game ends when a team reaches ``config.target``; every deal is freshly
+    shuffled and cut (MA-2) and the deal passes counter-clockwise. A game
+    still unfinished after ``config.max_deals`` deals raises ``RuntimeError``.
+    """
+    n_games = check_count("n_games", n_games)
+    first_game = check_count("first_game", first_game, low=0)
+    entropy = rng.root_entropy(seed)
+    dispatch = Dispatch(policies)
+    ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
+    dealer_draw = rng.draw_per_unit(entropy, ids, STREAM_DEALER_DRAW, _shuffles)
+    first_dealer = first_dealers(dealer_draw)
+    dealer = first_dealer.copy()
+    totals = np.zeros((n_games, 2), dtype=np.int32)
+    active = np.arange(n_games)
+    parts: list[DealArrays] = []
+    part_game: list[np.ndarray] = []
+    part_no: list[np.ndarray] = []
+    step = 0
+    while active.size:
+        if step >= config.max_deals:
+            raise RuntimeError(f"{active.size} game(s) unfinished after {config.max_deals} "
+                               "deals (max_deals): the policies hardly ever score (MA-6)")
+        units = ids[active]
+        deck = rng.draw_per_unit(entropy, units, STREAM_SHUFFLE, _shuffles, step)
+        cut = rng.draw_per_unit(entropy, units, STREAM_CUT, _cuts(config), step)
+        noise = _noise(entropy, units, step) if dispatch.uses_noise else None
+        arrays = play_batch(config, dispatch, deck, cut, dealer[active], noise, units)
+        parts.append(arrays)
+        part_game.append(units)
+        part_no.append(np.full(active.size, step, dtype=np.int16))
+        team0 = arrays.dealer % 2 == 0
+        totals[active, 0] += np.where(team0, arrays.taking_score, arrays.defence_score)
+        totals[active, 1] += np.where(team0, arrays.defence_score, arrays.taking_score)
+        dealer[active] = (dealer[active] - 1) % R.N_SEATS  # MA-2: counter-clockwise
+        active = active[totals[active].max(axis=1) < config.target]
+        step += 1
+
+    arrays = DealArrays(*(np.concatenate(field) for field in zip(*parts, strict=True)))
+    deal_game = np.concatenate(part_game)
+    deal_no = np.concatenate(part_no)
+    order = np.lexsort((deal_no, deal_game))
+    arrays = DealArrays(*(field[order] for field in arrays))
+    deal_game, deal_no = deal_game[order], deal_no[order]
+    deals = deal_table(entropy, arrays, {"game_id": deal_game, "deal_no": deal_no})
+    games = game_table(config, ids, first_dealer, totals, deal_game)
+    return GameBatch(config, entropy, ids, arrays, deal_game, deal_no, dealer_draw, first_dealer,
+                     deals, games)
+
+
+def game_table(config, ids, first_dealer, totals, deal_game) -> pl.DataFrame:
+    """One row per game: first dealer, length, final scores, winning team (MA-6)."""
+    n_deals = np.bincount(np.searchsorted(ids, deal_game), minlength=len(ids))
+    winner = np.where(totals[:, 0] >= config.target, 0, 1).astype(I8)
+    first_team = (first_dealer % 2).astype(I8)
+    return pl.DataFrame({
+        "game_id": ids, "first_dealer": first_dealer, "first_dealer_team": first_team,
+        "n_deals": n_deals.astype(np.int32), "score_team0": totals[:, 0],
+        "score_team1": totals[:, 1], "winner": winner,
+        "first_dealer_team_wins": winner == first_team,
+    })
