@@ -162,6 +162,7 @@ class Table:
     stock: np.ndarray  # (N, 99) kinds; the stock is stock[top:]
     top: np.ndarray
     hands: np.ndarray  # (N, n, 55) uint8
+    size: np.ndarray  # (N, n) int16 cards in each hand
     seq_mask: np.ndarray  # (N, n, 3) uint16
     seq_colours: np.ndarray  # (N, n, 3, 4) int8
     n_open: np.ndarray  # (N, n) int8
@@ -209,7 +210,8 @@ def _setup(decks: np.ndarray, n: int, removed: int, units: np.ndarray, entropy: 
         hands[rows, seat, stock[rows, top]] += 1
         top += 1
     zeros = np.zeros((n_rows, n), dtype=np.int32)
-    return Table(n, stock, top, hands, np.zeros((n_rows, n, 3), dtype=U16),
+    return Table(n, stock, top, hands, np.ones((n_rows, n), dtype=np.int16),
+                 np.zeros((n_rows, n, 3), dtype=U16),
                  np.zeros((n_rows, n, 3, 4), dtype=I8), np.zeros((n_rows, n), dtype=I8),
                  zeros.copy(), np.zeros((n_rows, R.N_KINDS), dtype=U8),
                  np.full((n_rows, CENTRE_SIZE), -1, dtype=I8), np.zeros(n_rows, dtype=np.int64),
@@ -246,7 +248,7 @@ class _Turn:
             exploded=np.zeros(k, bool) if exploded is None else exploded,
             position=minus if position is None else position,
             seq_mask=tb.seq_mask[g], seq_colours=tb.seq_colours[g], n_open=tb.n_open[g],
-            public=tb.public[g], hand_sizes=tb.hands[g].sum(axis=2, dtype=np.int16),
+            public=tb.public[g], hand_sizes=tb.size[g],
             stock_left=(R.N_CARDS - tb.top[g]).astype(np.int16),
             forced=np.zeros(k, bool) if forced is None else forced, final=final,
             n_players=tb.n_players, free_discard=self.config.free_discard, noise=noise)
@@ -255,7 +257,8 @@ class _Turn:
         """Ask for a bango on ``card`` where the hand allows one; -1 elsewhere (checked)."""
         tb = self.tb
         hand = tb.hands[g, seat]
-        possible = (hand * VALUE_KINDS[KIND_VALUE[card] - 1]).any(axis=1)
+        by_value = hand.reshape(len(g), R.N_COLOURS + 1, R.N_VALUES)
+        possible = by_value[np.arange(len(g)), :, KIND_VALUE[card] - 1].any(axis=1)
         choice = np.full(len(g), -1, dtype=I8)
         ask = np.flatnonzero(possible)
         if ask.size:
@@ -280,6 +283,7 @@ class _Turn:
         """BG-5: ``hand_kind`` from ``seat``'s hand and ``target`` go to the common discard."""
         tb = self.tb
         tb.hands[g, seat, hand_kind] -= 1
+        tb.size[g, seat] -= 1
         np.add.at(tb.public, (g, hand_kind), 1)
         np.add.at(tb.public, (g, target), 1)
         tb.common[g] += 2
@@ -353,6 +357,7 @@ class _Turn:
             np.add.at(tb.public, (rows[rest], flat_k[rest]), 1)
             tb.common[ga] += rest.reshape(len(ga), -1).sum(axis=1).astype(np.int32)
             taken[ask] = take.sum(axis=1)
+            tb.size[ga, seat[ask]] += taken[ask]
             self.log.takes.append((self.t, ga, np.where(take, kinds, -1).astype(I8)))
         tb.centre[g] = -1
         tb.centre_len[g] = 0
@@ -369,6 +374,7 @@ class _Turn:
         keep_active = (cen >= 0) & IS_BLACK[np.maximum(cen, 0)]
         keep_active[rows_k, last] = True
         taken = keep_active.sum(axis=1).astype(np.int16)
+        tb.size[g, seat] += taken
         sel = np.flatnonzero(keep_active.ravel())
         np.add.at(tb.hands, (g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
                              cen.ravel()[sel].astype(np.int64)), 1)
@@ -397,6 +403,7 @@ class _Turn:
                                                              "of its value (BG-4, BG-5)")
             takes = with_card < 0
             np.add.at(tb.hands, (ga[takes], opp[takes], target[takes].astype(np.int64)), 1)
+            tb.size[ga[takes], opp[takes]] += 1
             if (~takes).any():
                 self.destroy_with(ga[~takes], opp[~takes], with_card[~takes].astype(np.int64),
                                   target[~takes].astype(np.int64))
@@ -427,6 +434,7 @@ class _Turn:
         np.add.at(tb.hands, (g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
                              cen.ravel()[sel].astype(np.int64)), 1)
         taken += rest.sum(axis=1).astype(np.int16)
+        tb.size[g, seat] += rest.sum(axis=1).astype(np.int16)
         tb.centre[g] = -1
         tb.centre_len[g] = 0
         return taken
@@ -434,7 +442,7 @@ class _Turn:
     def lay(self, g, seat, *, final: bool) -> np.ndarray:
         """BG-6 (and BG-7's last lay): lay where compulsory or chosen. Returns who laid."""
         tb = self.tb
-        size = tb.hands[g, seat].sum(axis=1, dtype=np.int16)
+        size = tb.size[g, seat]
         forced = (size > self.config.hand_limit) & (not final)
         laid = forced.copy()
         ask = np.flatnonzero((size > 0) & ~forced)
@@ -474,6 +482,7 @@ class _Turn:
         tb.personal[g, seat] += hand.sum(axis=1, dtype=np.int32) - used.sum(axis=(1, 2))
         tb.public[g] += hand
         tb.hands[g, seat] = 0
+        tb.size[g, seat] = 0
         tb.lays[g, seat] += 1
 
     def play(self, g, seat) -> None:
@@ -521,6 +530,7 @@ def play_games(config: R.BangoConfig, dispatch: Dispatch, decks: np.ndarray,
         table.personal[:, seat] += left
         table.public += table.hands[:, seat]
         table.hands[:, seat] = 0
+        table.size[:, seat] = 0
     return table, log
 
 

@@ -100,6 +100,20 @@ def unseen_counts(obs: BangoObs) -> np.ndarray:
             - centre_counts(obs.centre))
 
 
+def per_value(counts: np.ndarray) -> np.ndarray:
+    """(N, 11) card counts per value 1..11 of (N, 55) kind counts (colours and black summed)."""
+    return counts.reshape(len(counts), R.N_COLOURS + 1, R.N_VALUES).sum(axis=1, dtype=np.int16)
+
+
+KIND_BIT = np.concatenate([[0], 1 << (R.KIND_VALUE.astype(np.int32) - 1)]).astype(np.int32)
+
+
+def centre_values(centre: np.ndarray) -> np.ndarray:
+    """(N, 11) bool: the values present in the centre."""
+    mask = np.bitwise_or.reduce(KIND_BIT[centre.astype(np.int64) + 1], axis=1)
+    return ((mask[:, None] >> np.arange(R.N_VALUES)) & 1).astype(bool)
+
+
 def explosion_probability(obs: BangoObs) -> np.ndarray:
     """Exact probability that the next card revealed explodes, from the cards the player sees.
 
@@ -107,12 +121,10 @@ def explosion_probability(obs: BangoObs) -> np.ndarray:
     (removed cards and opponents' hands are as unknown as the deck), so the
     chance is the share of unseen cards whose value is already in the centre.
     """
-    unseen = unseen_counts(obs)
-    in_centre = np.zeros((len(obs.seat), R.N_VALUES + 1), dtype=bool)
-    rows = np.repeat(np.arange(len(obs.seat)), obs.centre.shape[1])
-    values = np.where(obs.centre >= 0, R.KIND_VALUE[np.maximum(obs.centre, 0)], 0).ravel()
-    in_centre[rows, values] = True
-    in_centre[:, 0] = False
-    hit = (unseen * in_centre[:, 1:][:, R.KIND_VALUE - 1]).sum(axis=1)
+    in_centre = centre_values(obs.centre)
+    # each value has 9 cards: 4 colours x 2 copies + 1 black (BG-1)
+    unseen = (R.N_COLOURS * R.COLOURED_COPIES + 1 - per_value(obs.hand) - per_value(obs.public)
+              - in_centre)
+    hit = (unseen * in_centre).sum(axis=1)
     total = unseen.sum(axis=1)
     return np.where(total > 0, hit / np.maximum(total, 1), 0.0)

@@ -125,6 +125,46 @@ def greedy_arrangement(obs: BangoObs, noise: np.ndarray | None = None) -> np.nda
     return placed
 
 
+def placeable(obs: BangoObs) -> np.ndarray:
+    """(N,) how many hand cards a greedy lay places (values only; a lower bound).
+
+    Extends each sequence as far as the held values go, then opens the
+    longest runs of 2+ values while slots remain, each value used once.
+    """
+    allowed = value_mask(obs.hand)
+    own_mask = obs.own(obs.seq_mask).astype(np.int32)
+    count = np.zeros(len(obs.seat), dtype=np.int32)
+    for s in range(R.MAX_SEQUENCES):
+        m = own_mask[:, s]
+        new = np.where(m != 0, _grow(m, allowed), 0) & ~m
+        count += np.bitwise_count(new)
+        allowed &= ~new
+    n_open = obs.own(obs.n_open).astype(np.int32)
+    for _ in range(R.MAX_SEQUENCES):
+        run = _longest_run(allowed)
+        ok = (n_open < R.MAX_SEQUENCES) & (np.bitwise_count(run) >= R.MIN_OPEN)
+        count += np.where(ok, np.bitwise_count(run), 0)
+        allowed &= ~np.where(ok, run, 0)
+        n_open += ok
+    return count
+
+
+def _longest_run(allowed: np.ndarray) -> np.ndarray:
+    """The longest run of consecutive values in each mask (the lowest among equals)."""
+    run = allowed.copy()
+    length_ok = allowed.copy()
+    starts = allowed.copy()
+    for _ in range(R.N_VALUES - 1):  # starts of runs one longer, while any remain
+        length_ok = length_ok & (length_ok >> 1)
+        more = length_ok != 0
+        if not more.any():
+            break
+        starts = np.where(more, length_ok, starts)
+    low = starts & -starts
+    run = _grow(low, allowed) & allowed
+    return np.where(allowed != 0, run, 0)
+
+
 def lay_gain(obs: BangoObs, placed: np.ndarray) -> np.ndarray:
     """Points a lay adds now (BG-8): board points gained minus the cards it discards."""
     from simulators.bango.engine import board_points
@@ -141,8 +181,8 @@ def lay_gain(obs: BangoObs, placed: np.ndarray) -> np.ndarray:
     return gain - discards
 
 
-def wanted(obs: BangoObs) -> np.ndarray:
-    """(N, 55) bool: coloured kinds that fit the player's game.
+def fit_values(obs: BangoObs) -> np.ndarray:
+    """(N,) int32 bitmask of the values that fit the player's game (bit v-1 for value v).
 
     A value fits when it extends one of his sequences, or, while he may still
     open one, sits next to a value in his hand; a value already in hand does
@@ -152,19 +192,33 @@ def wanted(obs: BangoObs) -> np.ndarray:
     ends = np.zeros(len(obs.seat), dtype=np.int32)
     for s in range(R.MAX_SEQUENCES):
         m = own_mask[:, s]
-        ends |= np.where(m != 0, ((m << 1) | (m >> 1)) & ~m & FULL, 0)
+        ends |= ((m << 1) | (m >> 1)) & ~m & FULL & -(m != 0).astype(np.int32)
     held = value_mask(obs.hand)
     may_open = obs.own(obs.n_open) < R.MAX_SEQUENCES
-    neighbours = np.where(may_open, ((held << 1) | (held >> 1)) & FULL, 0)
-    fit = (ends | neighbours) & ~held
-    return ((fit[:, None] >> (KIND_VALUE - 1)[None, :]) & 1).astype(bool) & ~IS_BLACK[None, :]
+    neighbours = ((held << 1) | (held >> 1)) & FULL & -may_open.astype(np.int32)
+    return (ends | neighbours) & ~held
+
+
+def fits(fit: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """Whether each kind (-1: no card) fits, given the rows' :func:`fit_values` masks."""
+    k = np.maximum(kinds, 0)
+    shape = (-1,) + (1,) * (np.ndim(kinds) - 1)
+    return ((fit.reshape(shape) >> (KIND_VALUE[k] - 1)) & 1).astype(bool) & ~IS_BLACK[k] & (
+        kinds >= 0)
+
+
+def dead_values(obs: BangoObs) -> np.ndarray:
+    """(N,) int32 bitmask of values with a held card worth shedding: a black, or a double."""
+    black = obs.hand[:, R.N_COLOURED_KINDS:] > 0
+    coloured = obs.hand[:, :R.N_COLOURED_KINDS].reshape(-1, R.N_COLOURS, R.N_VALUES)
+    dead = black | (coloured.sum(axis=1) >= 2)
+    return (dead * VALUE_BIT).sum(axis=1).astype(np.int32)
 
 
 def dead_cards(obs: BangoObs) -> np.ndarray:
     """(N, 55) bool: held kinds worth shedding: blacks, and values held twice or more."""
     coloured = obs.hand[:, :R.N_COLOURED_KINDS].reshape(-1, R.N_COLOURS, R.N_VALUES)
-    per_value = coloured.sum(axis=1)
-    doubled = np.tile(per_value >= 2, R.N_COLOURS)
+    doubled = np.tile(coloured.sum(axis=1) >= 2, R.N_COLOURS)
     return (obs.hand > 0) & np.concatenate([doubled, np.ones((len(obs.seat), R.N_VALUES),
                                                              bool)], axis=1)
 
@@ -257,66 +311,62 @@ class HeuristicPolicy(Policy):
 
     def bango(self, obs):
         """Cancel an explosion with the least useful card; shed a dead card on an unwanted one."""
-        value = R.KIND_VALUE[obs.revealed].astype(np.int64)
-        dead = dead_cards(obs)
+        value = KIND_VALUE[obs.revealed]
         cancel = _kind_of_value(obs.hand > 0, value)
-        rows = np.arange(len(value))
-        unwanted = ~wanted(obs)[rows, obs.revealed]
-        shed = _kind_of_value(dead, value) if self.shed else np.full(len(value), -1, I8)
-        return np.where(obs.exploded, cancel, np.where(unwanted, shed, -1)).astype(I8)
+        shed_ok = self.shed & ~fits(fit_values(obs), obs.revealed) & (
+            (dead_values(obs) >> (value - 1)) & 1).astype(bool)
+        shed = np.where(shed_ok, _kind_of_value(dead_cards(obs), value), -1)
+        return np.where(obs.exploded, cancel, shed).astype(I8)
 
     def draw_on(self, obs):
         """Draw on while the risk is low and the centre lacks enough cards that fit."""
         risk = explosion_probability(obs)
-        fit = wanted(obs)
-        cen = np.maximum(obs.centre, 0)
-        fitting = (fit[np.arange(len(cen))[:, None], cen] & (obs.centre >= 0)).sum(axis=1)
+        fitting = fits(fit_values(obs), obs.centre).sum(axis=1)
         return (risk <= self.stop_threshold) & (fitting < self.enough)
 
     def take(self, obs):
         """Every centre card that fits; if none, the first coloured one."""
-        cen = np.maximum(obs.centre, 0)
-        rows = np.arange(len(cen))[:, None]
-        present = obs.centre >= 0
-        fit = wanted(obs)[rows, cen] & present
-        coloured = present & ~IS_BLACK[cen]
+        cen = obs.centre
+        present = cen >= 0
+        fit = fits(fit_values(obs), cen)
+        coloured = present & ~IS_BLACK[np.maximum(cen, 0)]
         fallback = np.where(coloured.any(axis=1), np.argmax(coloured, axis=1), 0)
-        bits = 1 << np.arange(CENTRE_SIZE)
-        mask = (fit * bits).sum(axis=1)
+        mask = (fit * (1 << np.arange(CENTRE_SIZE))).sum(axis=1)
         return np.where(mask != 0, mask, 1 << fallback).astype(U16)
 
     def spoil(self, obs):
         """A card that fits; else destroy one with a dead card; else the first card."""
-        cen = np.maximum(obs.centre, 0)
-        rows = np.arange(len(cen))
-        present = obs.centre >= 0
-        fit = wanted(obs)[rows[:, None], cen] & present
-        dead = dead_cards(obs)
-        value = KIND_VALUE[cen]
-        killable = np.zeros_like(present)
-        kill_with = np.full(present.shape, -1, dtype=np.int64)
-        for j in range(CENTRE_SIZE):
-            k = _kind_of_value(dead, value[:, j])
-            killable[:, j] = present[:, j] & (k >= 0)
-            kill_with[:, j] = k
-        pos = np.where(fit.any(axis=1), np.argmax(fit, axis=1),
-                       np.where(killable.any(axis=1), np.argmax(killable, axis=1), 0))
-        use = np.where(fit.any(axis=1) | ~killable.any(axis=1), -1, kill_with[rows, pos])
-        return pos.astype(I8), use.astype(I8)
+        cen = obs.centre
+        fit = fits(fit_values(obs), cen)
+        value = KIND_VALUE[np.maximum(cen, 0)]
+        killable = (cen >= 0) & ((dead_values(obs)[:, None] >> (value - 1)) & 1).astype(bool)
+        has_fit, can_kill = fit.any(axis=1), killable.any(axis=1)
+        pos = np.where(has_fit, np.argmax(fit, axis=1),
+                       np.where(can_kill, np.argmax(killable, axis=1), 0))
+        kill = ~has_fit & can_kill
+        use = np.full(len(cen), -1, dtype=I8)
+        if kill.any():
+            k = np.flatnonzero(kill)
+            use[k] = _kind_of_value(dead_cards(obs)[k], value[k, pos[k]])
+        return pos.astype(I8), use
 
     def destroy(self, obs):
         """Destroy the asked card with a dead card when it does not fit."""
         rows = np.arange(len(obs.seat))
         target = obs.centre[rows, obs.position]
-        unwanted = ~wanted(obs)[rows, target]
+        unwanted = ~fits(fit_values(obs), target)
         shed = _kind_of_value(dead_cards(obs), KIND_VALUE[target])
         return np.where(unwanted, shed, -1).astype(I8)
 
     def lay(self, obs):
-        """Lay when the best lay gains ``lay_margin`` points; at the end, whenever it helps."""
-        gain = lay_gain(obs, self.arrange(obs))
-        hand = obs.hand.sum(axis=1)
-        return np.where(obs.final, gain > -hand, gain >= self.lay_margin)
+        """Lay when the cards it would place beat the discards by ``lay_margin``.
+
+        The count is :func:`placeable`'s (value level, colour bonus left out);
+        at the end (BG-7), lay whenever a card can be placed.
+        """
+        placed = placeable(obs)
+        gain = 2 * placed - obs.hand.sum(axis=1, dtype=np.int32)
+        return np.where(obs.final, placed > 0, gain >= self.lay_margin)
 
     def arrange(self, obs):
         """The best arrangement found (the exact solver's when available)."""
