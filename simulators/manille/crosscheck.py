@@ -132,3 +132,29 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def check_invariants(a: DealArrays) -> None:
+    """Laws every simulated batch obeys: each card dealt and played once, 8 tricks, 68 points."""
+    n = len(a.dealer)
+    hands = a.hands.astype(np.uint64)
+    if not ((np.bitwise_count(a.hands) == 8).all() and (np.bitwise_or.reduce(hands, axis=1)
+                                                         == 2**32 - 1).all()):
+        raise AssertionError("MA-2: every seat holds 8 cards and the 4 hands are the 32 cards")
+    if not (np.sort(a.plays.reshape(n, 32), axis=1) == np.arange(32)).all():
+        raise AssertionError("MA-5: each card is played exactly once in a deal")
+    if a.trick_winners.shape != (n, 8) or not ((a.taking_tricks >= 0)
+                                               & (a.taking_tricks <= 8)).all():
+        raise AssertionError("MA-5: 8 tricks a deal")
+    if not ((a.taking_card_points >= 0) & (a.taking_card_points <= 60)).all():
+        raise AssertionError("MA-1: 60 card points in a deal")
+    taking = a.taking_card_points.astype(np.int32) + a.taking_tricks
+    defence = (60 - a.taking_card_points.astype(np.int32)) + (8 - a.taking_tricks)
+    if not (taking + defence == 68).all():
+        raise AssertionError("MA-6: 68 points in a deal")
+    if ((a.taking_score > 0) & (a.defence_score > 0)).any():
+        raise AssertionError("MA-6: only the team above 34 scores")
+    factor = np.array([1, 2, 4])[a.contre_level] * np.where(a.trump == 4, 2, 1)
+    want = np.maximum(taking - 34, 0) * factor
+    if not (a.taking_score == want).all():
+        raise AssertionError("MA-6: taking score is (points - 34) times the multipliers")
