@@ -239,7 +239,7 @@ def _walk(spec: DealSpec, ids: dict):
     caps = (spec.target - spec.scores[0], spec.target - spec.scores[1])
     n_tricks = spec.hand_size
     # state: (kind, p, played0, played1, results, leader, table, stake, pending)
-    queue = [(-1, -1, (K_PROPOSE, 0, (), (), (), 0, -1, 1, 0))]
+    queue = [(-1, -1, _before_card(0, ((), ()), (), 0, -1, 1, caps))]
     head = 0
 
     def add(par, act, st, pay=0.0):
