@@ -154,13 +154,13 @@ class HeuristicPolicy(Policy):
                                     doc="sans-atout value of each manille held")
     sa_manillon_value: float = param(4.0, low=0.0, high=30.0,
                                      doc="sans-atout value of each manillon guarded by its 10")
-    sans_atout_margin: float = param(4.0, low=-50.0, high=50.0,
+    sans_atout_margin: float = param(-4.0, low=-50.0, high=50.0,
                                      doc="sans atout must beat the best suit by this much")
-    pass_threshold: float = param(24.0, low=0.0, high=100.0,
+    pass_threshold: float = param(20.0, low=0.0, high=100.0,
                                   doc="the dealer names a trump at this score or more, else passes")
-    contre_threshold: float = param(34.0, low=0.0, high=200.0,
+    contre_threshold: float = param(20.0, low=0.0, high=200.0,
                                     doc="an opponent says contre at this score or more (MA-4)")
-    surcontre_threshold: float = param(36.0, low=0.0, high=200.0,
+    surcontre_threshold: float = param(26.0, low=0.0, high=200.0,
                                        doc="the taking team surcontres at this score or more")
     lead_trumps_min: int = param(3, low=0, high=9,
                                  doc="trumps held to lead them, taking team only (9: never)")
