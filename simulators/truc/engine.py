@@ -200,7 +200,8 @@ class _Trick(NamedTuple):
     array       shape            content
     ==========  ===============  ================================================
     ids         (M,) int64       row in the batch
-    words       (M, 2, 2) u32    [:, p, 0] hand, [:, p, 1] own discards
+    words       (M, 2, 3) u32    [:, p, 0] hand, [:, p, 1] own discards, [:, p, 2] all
+                                 cards played so far (the same for both players)
     meta        (M, 2, 3) int8   [:, p, 0] seat, 1 is dealer, 2 manche score
     history     (M, 2, 3, 3) i8  [:, p, 0, t] card, 1 result (UNPLAYED..POURRI),
                                  2 led trick t
@@ -222,6 +223,10 @@ class _Trick(NamedTuple):
     @property
     def discarded(self):
         return self.words[:, :, 1]
+
+    @property
+    def played(self):
+        return self.words[:, 0, 2]
 
     @property
     def seat(self):
@@ -291,7 +296,8 @@ def _obs(state, me, trick, position, to_play, proposal, banco, counter, counteri
         state.hand[:, me], state.seat[:, me], state.is_dealer[:, me], trick, position, to_play,
         table, state.cards[:, me], state.cards[:, other], state.results[:, me],
         state.led[:, me], state.stakes, state.stake, proposal, banco, counter, countering,
-        state.score[:, me], state.score[:, other], target, state.discarded[:, me], noise)
+        state.score[:, me], state.score[:, other], target, state.discarded[:, me], noise,
+        state.played)
 
 
 class _Out(NamedTuple):
@@ -415,7 +421,7 @@ def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, no
     meta[:, 0, 0], meta[:, 1, 0] = 1 - d, d
     meta[:, 0, 1], meta[:, 1, 1] = 0, 1
     meta[:, :, 2] = scores[rows]
-    words = np.empty((m, 2, 2), dtype=U32)
+    words = np.zeros((m, 2, 3), dtype=U32)
     words[:, :, 0] = hands[rows]
     words[:, :, 1] = discarded[rows]
     history = np.zeros((m, 2, 3, R.N_TRICKS), dtype=I8)
@@ -445,7 +451,9 @@ def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, no
             reject(bad, units[state.ids], "play", lambda i, c=card, s=obs.seat, h=hand, t=trick: (
                 f"{int(c[i])} by seat {int(s[i])} in trick {t + 1}: not in hand "
                 f"{R.format_cards(bits.cards_of(int(h[i])))} (TR-3)"))
-            state.hand[:, position] = hand ^ bits.card_bits(card)
+            bit = bits.card_bits(card)
+            state.hand[:, position] = hand ^ bit
+            state.words[:, :, 2] |= bit[:, None]
             state.cards[:, position, trick] = card
             state.stakes[:, slot] = state.stake
             out.plays[slot, state.ids] = card

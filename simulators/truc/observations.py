@@ -62,6 +62,8 @@ field              dtype/shape   meaning
 ``target``         int scalar    points that win a manche (12)
 ``discarded``      uint32 (N,)   decider's own hands given back at the card call (TR-2)
 ``noise``          float32 (N,)  uniforms, or None
+``played``         uint32 (N,)   every card played in this deal so far (optional: None
+                                 means "derive it from my_cards and opp_cards")
 =================  ============  =====================================================
 
 Cards the decider has *seen* are ``hand | discarded`` and the played cards;
@@ -122,3 +124,4 @@ class PlayObs(NamedTuple):
     target: int
     discarded: np.ndarray
     noise: np.ndarray | None
+    played: np.ndarray | None = None

@@ -110,6 +110,8 @@ def _strongest_cards(hand: np.ndarray) -> list[np.ndarray]:
 def unseen_cards(obs) -> np.ndarray:
     """Cards the decider has not seen: not in his hand, his discards, or played."""
     seen = obs.hand | obs.discarded
+    if obs.played is not None:
+        return ALL & ~(seen | obs.played)
     for t in range(R.N_TRICKS):
         seen = seen | _bit_or_zero(obs.my_cards[:, t]) | _bit_or_zero(obs.opp_cards[:, t])
     return ALL & ~seen
@@ -120,12 +122,18 @@ def _bit_or_zero(card: np.ndarray) -> np.ndarray:
     return np.where(card >= 0, bits.card_bits(np.maximum(card, 0)), U32(0))
 
 
-def hold_probability(card: np.ndarray, unseen: np.ndarray, n_opponent_cards) -> np.ndarray:
-    """Chance the opponent cannot beat ``card`` with any of his cards, all unseen (-1: 0)."""
+def hold_probability(card: np.ndarray, unseen: np.ndarray, n_opponent_cards: int) -> np.ndarray:
+    """Chance the opponent cannot beat ``card`` with any of his ``n`` cards, all unseen (-1: 0).
+
+    Treats his cards as independent draws from the unseen cards (a heuristic).
+    """
     n_unseen = np.maximum(bits.popcount(unseen), 1).astype(np.float32)
     safe = bits.popcount(unseen & NOT_BEATING[np.maximum(card, 0)]).astype(np.float32)
     q = safe / n_unseen
-    return np.where(card >= 0, q ** np.maximum(n_opponent_cards, 1), np.float32(0))
+    p = q
+    for _ in range(int(n_opponent_cards) - 1):
+        p = p * q
+    return np.where(card >= 0, p, np.float32(0))
 
 
 def call_strength(hand: np.ndarray, discarded: np.ndarray) -> np.ndarray:

@@ -130,6 +130,11 @@ def _values(p, mode, player, parent, child_start, n_children, payoff, showdown, 
         if a < 0:
             _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type,
                             weight, sign, reach, value)
+        elif a == p and mode == 1:
+            s = entry_start[n, p]
+            for k in range(entry_count[n, p]):
+                if value[s + k] == -np.inf:  # a hand no deal can hold here
+                    value[s + k] = 0.0
         elif a == p and mode == 2:
             for c in range(child_start[n], child_start[n] + n_children[n]):
                 s = entry_start[c, p]
