@@ -1,0 +1,48 @@
+"""Manille's headline figures, declared as polars expressions over the deal table.
+
+``analysis`` evaluates them lazily over a whole run and attaches intervals.
+The taking team is the dealer's (MA-3); a deal is *made* when the taking
+team ends above 34 of the 68 points (MA-6).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from simulators.core.game import Metric, mean, rate
+
+MADE = pl.col("result") == "taking"
+SANS_ATOUT = pl.col("sans_atout")
+
+DEAL_METRICS: tuple[Metric, ...] = (
+    rate("dealer_names", "dealer names the trump", ~pl.col("dealer_passed"),
+         doc="share of deals where the dealer names the trump himself instead of passing (MA-3)"),
+    rate("taking_success", "taking team above 34", MADE,
+         doc="share of deals where the dealer's team ends above 34 of the 68 points (MA-6)"),
+    rate("sans_atout_rate", "sans atout named", SANS_ATOUT,
+         doc="share of deals played sans atout (MA-3)"),
+    rate("sans_atout_success", "sans atout success", MADE, where=SANS_ATOUT,
+         doc="share of sans-atout deals where the taking team ends above 34 (MA-6)"),
+    rate("contre_rate", "contre said", pl.col("contre_level") >= 1,
+         doc="share of deals where an opponent says contre (MA-4)"),
+    rate("surcontre_rate", "surcontre said", pl.col("contre_level") == 2,
+         doc="share of deals where the taking team says surcontre (MA-4)"),
+    rate("draw_rate", "34-34 draw", pl.col("result") == "draw",
+         doc="share of deals ending 34-34, scoring nothing (MA-6)"),
+    mean("taking_margin", "taking team's net score per deal", pl.col("taking_margin"),
+         doc="mean of the taking team's deal score minus the defence's (MA-6 points)"),
+)
+
+_PLAYED = pl.col("made").is_not_null()
+
+
+def odds_metrics(decisions: tuple[str, ...]) -> tuple[tuple[str, Metric], ...]:
+    """(decision, metric) pairs of ``tapisvert odds``, each on that decision's rows."""
+    out: list[tuple[str, Metric]] = []
+    for d in decisions:
+        out.append((d, rate("p_made", "P(taking team above 34)", pl.col("made"))))
+        out.append((d, mean("margin", "net score per deal", pl.col("margin"))))
+        if d != "pass":
+            out.append((d, mean("margin_vs_pass", "net score minus passing's, same deals",
+                                pl.col("margin_vs_pass"))))
+    return tuple(out)
