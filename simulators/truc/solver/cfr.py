@@ -40,48 +40,56 @@ def _legal_counts(player, parent, entry_start, entry_count, entry_parent, n_entr
 
 
 @_jit
-def _regret_matching(player, parent, entry_start, entry_count, entry_parent, regret, legal,
-                     denom, sigma):
-    """Current strategy of every actor entry from its positive regrets (CFR+)."""
-    denom[:] = 0.0
-    for c in range(1, len(player)):
-        a = player[parent[c]]
-        s = entry_start[c, a]
-        for k in range(entry_count[c, a]):
-            r = regret[s + k]
-            if r > 0.0:
-                denom[entry_parent[s + k]] += r
-    for c in range(1, len(player)):
-        a = player[parent[c]]
-        s = entry_start[c, a]
-        for k in range(entry_count[c, a]):
-            e = s + k
-            pe = entry_parent[e]
-            d = denom[pe]
-            if d > 0.0:
-                r = regret[e]
-                sigma[e] = r / d if r > 0.0 else 0.0
-            else:
-                sigma[e] = 1.0 / legal[pe]
+def _down(p, weight_t, player, child_start, n_children, entry_start, entry_count, entry_parent,
+          regret, sigma, reach, avg, scratch):
+    """Top-down sweep: current strategy (regret matching+), reach, and p's strategy sums.
 
-
-@_jit
-def _reach(player, parent, entry_start, entry_count, entry_parent, sigma, reach):
-    """Each entry's own reach probability (product of its type's action probabilities)."""
-    for p in range(2):
-        s = entry_start[0, p]
-        for k in range(entry_count[0, p]):
+    ``p`` < 0 skips the strategy sums; ``regret`` None-like (size 0) keeps
+    ``sigma`` as given (evaluating a fixed strategy).
+    """
+    for q in range(2):
+        s = entry_start[0, q]
+        for k in range(entry_count[0, q]):
             reach[s + k] = 1.0
-    for c in range(1, len(player)):
-        a = player[parent[c]]
-        for p in range(2):
-            s = entry_start[c, p]
-            if p == a:
-                for k in range(entry_count[c, p]):
-                    reach[s + k] = reach[entry_parent[s + k]] * sigma[s + k]
-            else:
-                for k in range(entry_count[c, p]):
-                    reach[s + k] = reach[entry_parent[s + k]]
+    matching = len(regret) > 0
+    for n in range(len(player)):
+        a = player[n]
+        if a < 0:
+            continue
+        sa, ka = entry_start[n, a], entry_count[n, a]
+        c0, c1 = child_start[n], child_start[n] + n_children[n]
+        if matching:
+            for k in range(2 * ka):
+                scratch[k] = 0.0
+            for c in range(c0, c1):
+                s = entry_start[c, a]
+                for k in range(entry_count[c, a]):
+                    loc = entry_parent[s + k] - sa
+                    r = regret[s + k]
+                    if r > 0.0:
+                        scratch[loc] += r
+                    scratch[ka + loc] += 1.0
+        o = 1 - a
+        so_parent, ko = entry_start[n, o], entry_count[n, o]
+        for c in range(c0, c1):
+            s = entry_start[c, a]
+            for k in range(entry_count[c, a]):
+                e = s + k
+                pe = entry_parent[e]
+                if matching:
+                    d = scratch[pe - sa]
+                    if d > 0.0:
+                        r = regret[e]
+                        sigma[e] = r / d if r > 0.0 else 0.0
+                    else:
+                        sigma[e] = 1.0 / scratch[ka + pe - sa]
+                x = reach[pe] * sigma[e]
+                reach[e] = x
+                if a == p:
+                    avg[e] += weight_t * x
+            so = entry_start[c, o]
+            for k in range(ko):
+                reach[so + k] = reach[so_parent + k]
 
 
 @_jit
@@ -112,63 +120,53 @@ def _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type
 
 
 @_jit
-def _values(p, mode, player, parent, child_start, n_children, payoff, showdown, entry_start,
+def _values(p, mode, player, child_start, n_children, payoff, showdown, entry_start,
             entry_count, entry_type, entry_parent, weight, sign, reach, sigma, value, regret):
-    """Bottom-up counterfactual values of player p.
+    """Bottom-up counterfactual values of player p (children before parents).
 
     mode 0: p follows ``sigma``; mode 1: p best-responds; mode 2: as 0 and
     update p's regrets (CFR+: floored at zero).
     """
-    n_nodes = len(player)
-    for n in range(n_nodes):
-        s = entry_start[n, p]
-        fill = -np.inf if (mode == 1 and player[n] == p) else 0.0
-        for k in range(entry_count[n, p]):
-            value[s + k] = fill
-    for n in range(n_nodes - 1, -1, -1):
+    for n in range(len(player) - 1, -1, -1):
         a = player[n]
+        sp, kp = entry_start[n, p], entry_count[n, p]
         if a < 0:
             _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type,
                             weight, sign, reach, value)
-        elif a == p and mode == 1:
-            s = entry_start[n, p]
-            for k in range(entry_count[n, p]):
-                if value[s + k] == -np.inf:  # a hand no deal can hold here
-                    value[s + k] = 0.0
-        elif a == p and mode == 2:
-            for c in range(child_start[n], child_start[n] + n_children[n]):
+            continue
+        c0, c1 = child_start[n], child_start[n] + n_children[n]
+        if a != p:
+            for k in range(kp):
+                value[sp + k] = 0.0
+            for c in range(c0, c1):
+                s = entry_start[c, p]
+                for k in range(kp):
+                    value[sp + k] += value[s + k]
+            continue
+        fill = -np.inf if mode == 1 else 0.0
+        for k in range(kp):
+            value[sp + k] = fill
+        for c in range(c0, c1):
+            s = entry_start[c, p]
+            for k in range(entry_count[c, p]):
+                e = s + k
+                pe = entry_parent[e]
+                if mode == 1:
+                    if value[e] > value[pe]:
+                        value[pe] = value[e]
+                else:
+                    value[pe] += sigma[e] * value[e]
+        if mode == 1:
+            for k in range(kp):
+                if value[sp + k] == -np.inf:  # a hand no deal can hold here
+                    value[sp + k] = 0.0
+        elif mode == 2:
+            for c in range(c0, c1):
                 s = entry_start[c, p]
                 for k in range(entry_count[c, p]):
                     e = s + k
                     r = regret[e] + value[e] - value[entry_parent[e]]
                     regret[e] = r if r > 0.0 else 0.0
-        if n == 0:
-            break
-        ap = player[parent[n]]
-        s = entry_start[n, p]
-        for k in range(entry_count[n, p]):
-            e = s + k
-            pe = entry_parent[e]
-            if ap != p:
-                value[pe] += value[e]
-            elif mode == 1:
-                if value[e] > value[pe]:
-                    value[pe] = value[e]
-            else:
-                value[pe] += sigma[e] * value[e]
-
-
-@_jit
-def _accumulate(p, weight_t, player, parent, entry_start, entry_count, entry_parent, reach,
-                sigma, avg):
-    """Add ``weight_t`` x own reach x current strategy to p's strategy sums."""
-    for c in range(1, len(player)):
-        if player[parent[c]] != p:
-            continue
-        s = entry_start[c, p]
-        for k in range(entry_count[c, p]):
-            e = s + k
-            avg[e] += weight_t * reach[entry_parent[e]] * sigma[e]
 
 
 @_jit
@@ -194,10 +192,19 @@ def _args(tree: PublicTree):
     return (tree.player, tree.parent, tree.entry_start, tree.entry_count, tree.entry_parent)
 
 
+def _down_args(tree: PublicTree):
+    return (tree.player, tree.child_start, tree.n_children, tree.entry_start, tree.entry_count,
+            tree.entry_parent)
+
+
 def _value_args(tree: PublicTree):
-    return (tree.player, tree.parent, tree.child_start, tree.n_children, tree.payoff,
-            tree.showdown, tree.entry_start, tree.entry_count, tree.entry_type,
-            tree.entry_parent, tree.weight, tree.sign)
+    return (tree.player, tree.child_start, tree.n_children, tree.payoff, tree.showdown,
+            tree.entry_start, tree.entry_count, tree.entry_type, tree.entry_parent,
+            tree.weight, tree.sign)
+
+
+def _scratch(tree: PublicTree) -> np.ndarray:
+    return np.empty(2 * int(tree.entry_count.max()) + 2)
 
 
 def legal_counts(tree: PublicTree) -> np.ndarray:
@@ -212,12 +219,12 @@ def evaluate(tree: PublicTree, strategy: np.ndarray, player: int, best_response:
     ``strategy`` gives both players' action probabilities (see the module
     docstring); with ``best_response`` the player's own part is ignored.
     """
-    strategy = np.asarray(strategy, dtype=np.float64)
+    strategy = np.ascontiguousarray(strategy, dtype=np.float64)
     reach = np.empty(tree.n_entries)
     value = np.empty(tree.n_entries)
-    _reach(*_args(tree), strategy, reach)
-    _values(player, 1 if best_response else 0, *_value_args(tree), reach, strategy, value,
-            np.empty(0))
+    none = np.empty(0)
+    _down(-1, 0.0, *_down_args(tree), none, strategy, reach, none, _scratch(tree))
+    _values(player, 1 if best_response else 0, *_value_args(tree), reach, strategy, value, none)
     s, k = tree.entry_start[0, player], tree.entry_count[0, player]
     return float(value[s:s + k].sum())
 
@@ -260,6 +267,7 @@ class CFRPlus:
         self.sigma = np.ones(e)
         self.reach = np.empty(e)
         self.value = np.empty(e)
+        self.scratch = _scratch(tree)
         self.iterations = 0
 
     def step(self, n: int = 1) -> None:
@@ -268,10 +276,8 @@ class CFRPlus:
         for _ in range(n):
             self.iterations += 1
             for p in (0, 1):
-                _regret_matching(*_args(t), self.regret, self.legal, self.value, self.sigma)
-                _reach(*_args(t), self.sigma, self.reach)
-                _accumulate(p, float(self.iterations), t.player, t.parent, t.entry_start,
-                            t.entry_count, t.entry_parent, self.reach, self.sigma, self.avg)
+                _down(p, float(self.iterations), *_down_args(t), self.regret, self.sigma,
+                      self.reach, self.avg, self.scratch)
                 _values(p, 2, *_value_args(t), self.reach, self.sigma, self.value, self.regret)
 
     def average_strategy(self) -> np.ndarray:
