@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 
 from simulators.core.game import Conformance, Game, Tables, Unit
+from simulators.core.params import check_count
 from simulators.five_crowns import rules as R
 from simulators.five_crowns.metrics import ROUND_METRICS, SOLITAIRE_METRICS
 from simulators.five_crowns.policies import POLICIES
@@ -41,7 +42,12 @@ def play_solitaire(config: R.FiveCrownsConfig, policies, first: int, count: int,
     """Solitaire games (FC-8); the config's player count plays no part."""
     from simulators.five_crowns.solitaire import simulate_solitaire
 
-    policy = policies[0] if isinstance(policies, list | tuple) else policies
+    first = check_count("first", first, low=0)
+    if isinstance(policies, list | tuple):
+        if len(policies) != 1:
+            raise ValueError(f"policies: solitaire is played by one policy, got {len(policies)}")
+        policies = policies[0]
+    policy = policies
     return {"solitaire": simulate_solitaire(policy, count, seed, first_game=first).table}
 
 
@@ -156,14 +162,15 @@ def invariants(unit: str, config, tables: Tables) -> None:
 
 CONFORMANCE = Conformance(
     configs=(
-        R.FiveCrownsConfig(n_players=2, round_no=3, first_round=10),
-        R.FiveCrownsConfig(n_players=4, round_no=7, first_round=10),
-        R.FiveCrownsConfig(n_players=7, round_no=11, first_round=11),
+        R.FiveCrownsConfig(n_players=2, round_no=3, first_round=10, max_turns=30),
+        R.FiveCrownsConfig(n_players=4, round_no=7, first_round=10, max_turns=30),
+        R.FiveCrownsConfig(n_players=7, round_no=11, first_round=11, max_turns=30),
     ),
     replay=replay, conservation=conservation, invariants=invariants,
     bad_options=(({"n_players": 8}, "n_players"), ({"first_round": 12}, "first_round"),
                  ({"round_no": 0}, "round_no"), ({"max_turns": 5}, "max_turns")),
-    doc="whole games are short in the suite's configs (first_round 10 or 11)",
+    doc="whole games are short in the suite's configs (first_round 10 or 11) and random play "
+        "is capped at 30 turns per player (rounds without a goer are flagged capped)",
 )
 
 

@@ -1,0 +1,209 @@
+"""One conformance suite every registered game passes (pgx's ``api_test``, our way).
+
+Each check takes a :class:`~simulators.core.game.Game` and raises
+``AssertionError`` with a message naming the game, unit and config on the
+first failure; ``tests/test_conformance.py`` runs every check for every
+game found by the registry, so a new game is tested the moment its entry
+point exists. The checks use only the spec: the units' ``play`` functions,
+the policy registry and the game's :class:`~simulators.core.game.Conformance`
+hooks (referee replay, card conservation, invariants, bad options).
+
+=====================  ==========================================================
+check                  what it asserts
+=====================  ==========================================================
+``random_play``        random legal play at several batch sizes: every declared
+                       table, the id column numbering the units, per-seat scores
+                       of the right shape, the game's invariants on the tables
+``chunking``           identical tables whether units are played in one batch or
+                       in uneven pieces crossing a seeding block boundary
+``determinism``        the same seed gives the same tables, another seed others
+``replay``             the referee replays engine units move by move, agreeing on
+                       every move and score (every policy that can play the unit)
+``conservation``       every card of every deck accounted for exactly once
+``bad_input``          bad options, counts, policies and policy counts refused
+                       with a ``ValueError`` naming what is wrong
+=====================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+from polars.testing import assert_frame_equal
+
+from simulators.core.game import Game, Unit
+from simulators.core.params import Policy
+from simulators.core.rng import BLOCK
+
+BATCH_SIZES = (1, 7, 64)
+SEED = 20260
+
+
+def _where(game: Game, unit: Unit, config) -> str:
+    return f"{game.name} {unit.name} {config}"
+
+
+def usable_policies(game: Game, unit: Unit) -> list[str]:
+    """Registered policies that have every decision method the unit asks for."""
+    return [name for name, cls in game.policies.items()
+            if all(callable(getattr(cls, m, None)) for m in unit.policy_methods)]
+
+
+def random_policy(game: Game, unit: Unit) -> Policy:
+    """The game's random legal policy, or the first usable one for units it cannot play."""
+    names = usable_policies(game, unit)
+    assert names, f"{game.name} {unit.name}: no registered policy has {unit.policy_methods}"
+    return game.make_policy(game.random_policy if game.random_policy in names else names[0])
+
+
+def _check_tables(game: Game, unit: Unit, config, tables, first: int, count: int) -> None:
+    where = _where(game, unit, config)
+    assert isinstance(tables, dict) and set(unit.tables) <= set(tables), \
+        f"{where}: play returned {sorted(tables)} instead of {list(unit.tables)}"
+    for name in unit.tables:
+        table = tables[name]
+        assert isinstance(table, pl.DataFrame), f"{where}: table {name} is not a DataFrame"
+        assert unit.id_column in table.columns, f"{where}: {name} lacks {unit.id_column}"
+        ids = table[unit.id_column].unique().sort().to_list()
+        assert ids == list(range(first, first + count)), \
+            f"{where}: {name}.{unit.id_column} does not number units {first}..{first + count - 1}"
+        assert table[unit.id_column].is_sorted(), f"{where}: {name} rows not in unit order"
+    scores = unit.seat_scores(tables, config)
+    seats = game.seats(unit, config)
+    assert np.shape(scores) == (count, seats), \
+        f"{where}: seat_scores shape {np.shape(scores)} != ({count}, {seats})"
+    game.conformance.invariants(unit.name, config, tables)
+
+
+def check_random_play(game: Game, batch_sizes: Sequence[int] = BATCH_SIZES) -> int:
+    """Random legal play of every unit and example config at each batch size."""
+    played = 0
+    for config in game.conformance.configs:
+        for unit in game.units:
+            policy = random_policy(game, unit)
+            for size in batch_sizes:
+                tables = unit.play(config, policy, 0, size, SEED)
+                _check_tables(game, unit, config, tables, 0, size)
+                played += size
+    return played
+
+
+def _same_tables(game: Game, unit: Unit, config, a, b, what: str) -> None:
+    for name in unit.tables:
+        try:
+            assert_frame_equal(a[name], b[name])
+        except AssertionError as exc:
+            raise AssertionError(f"{_where(game, unit, config)}: table {name} differs {what}: "
+                                 f"{str(exc).splitlines()[0]}") from None
+
+
+def check_chunking(game: Game, count: int = 40) -> None:
+    """One batch equals uneven pieces that cross a seeding block boundary."""
+    first = BLOCK - count // 2
+    cuts = (first, first + 1, first + count // 2 + 3, first + count)
+    for config in game.conformance.configs[:2]:
+        for unit in game.units:
+            policy = random_policy(game, unit)
+            whole = unit.play(config, policy, first, count, SEED)
+            parts = [unit.play(config, policy, a, b - a, SEED)
+                     for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+            joined = {name: pl.concat([p[name] for p in parts]) for name in unit.tables}
+            _same_tables(game, unit, config, whole, joined, "between one batch and pieces")
+
+
+def check_determinism(game: Game, count: int = 20) -> None:
+    """Same seed, same tables; another seed, other tables."""
+    config = game.conformance.configs[0]
+    for unit in game.units:
+        policy = random_policy(game, unit)
+        a = unit.play(config, policy, 0, count, SEED)
+        b = unit.play(config, policy, 0, count, SEED)
+        _same_tables(game, unit, config, a, b, "between two runs of one seed")
+        c = unit.play(config, policy, 0, count, SEED + 1)
+        assert any(not a[t].equals(c[t]) for t in unit.tables), \
+            f"{_where(game, unit, config)}: seeds {SEED} and {SEED + 1} give the same tables"
+
+
+def check_replay(game: Game, counts: dict[str, int] | None = None) -> int:
+    """The referee replays engine units of every config, unit and usable policy."""
+    checked = 0
+    for config in game.conformance.configs:
+        for unit in game.units:
+            count = (counts or {}).get(unit.name, 20)
+            for name in usable_policies(game, unit):
+                n = game.conformance.replay(unit.name, config, game.make_policy(name), 0, count,
+                                            SEED)
+                assert n > 0 or game.conformance.doc, \
+                    f"{_where(game, unit, config)}: nothing replayed and no reason given"
+                checked += n
+    return checked
+
+
+def check_conservation(game: Game, count: int = 200) -> None:
+    """Card conservation on real batches of every example config and usable policy."""
+    unit = game.units[0]
+    for config in game.conformance.configs:
+        for name in usable_policies(game, unit):
+            game.conformance.conservation(config, game.make_policy(name), 0, count, SEED)
+
+
+class _NoMethods(Policy):
+    """A policy with no decision method at all."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Bare(_NoMethods):
+    pass
+
+
+def _refused(call, expected: str, what: str) -> None:
+    try:
+        call()
+    except ValueError as exc:
+        message = str(exc)
+        assert expected.lower() in message.lower(), \
+            f"{what}: message {message!r} does not name {expected!r}"
+        assert "\n" not in message.strip(), f"{what}: message is not one line: {message!r}"
+        return
+    raise AssertionError(f"{what}: accepted instead of raising ValueError")
+
+
+def check_bad_input(game: Game) -> None:
+    """Bad options, counts, policies and policy counts: one-line ValueError naming them."""
+    for options, expected in game.conformance.bad_options:
+        _refused(lambda o=options: game.make_config(**o), expected,
+                 f"{game.name} options {dict(options)}")
+    _refused(lambda: game.make_config(no_such_option=1), "no_such_option",
+             f"{game.name} unknown option")
+    _refused(lambda: game.make_policy("no-such-policy"), "no-such-policy",
+             f"{game.name} unknown policy")
+    config = game.conformance.configs[0]
+    for unit in game.units:
+        policy = random_policy(game, unit)
+        where = _where(game, unit, config)
+        _refused(lambda u=unit, p=policy: u.play(config, p, 0, 0, SEED), "0", f"{where} count 0")
+        _refused(lambda u=unit, p=policy: u.play(config, p, -1, 3, SEED), "-1",
+                 f"{where} first -1")
+        _refused(lambda u=unit, p=policy: u.play(config, p, 0, 3, -5), "seed",
+                 f"{where} seed -5")
+        if unit.policy_methods:
+            _refused(lambda u=unit: u.play(config, _Bare(), 0, 3, SEED),
+                     unit.policy_methods[0], f"{where} policy without methods")
+        seats = game.seats(unit, config)
+        if seats > 1:
+            _refused(lambda u=unit, p=policy, n=seats: u.play(config, [p] * (n + 1), 0, 3, SEED),
+                     str(seats), f"{where} {seats + 1} policies")
+
+
+CHECKS = {
+    "random_play": check_random_play,
+    "chunking": check_chunking,
+    "determinism": check_determinism,
+    "replay": check_replay,
+    "conservation": check_conservation,
+    "bad_input": check_bad_input,
+}
+"""Every check by name, each ``check(game)``."""
