@@ -1,0 +1,467 @@
+"""Manille coincée balance report: declared for :mod:`analysis.reporting`.
+
+Who names the trump and how each choice fares, sans atout, contre and
+surcontre (and what they gain against never countering, paired on the same
+deals), the taking side's edge per deal and per game, the 34-34 draw, game
+length to 50, 100 and 150, and the first dealer's advantage over whole
+games. Every simulation is one named experiment of :func:`plan`, played by
+the runner (``tapisvert report manille --n-jobs 2``); each section reads its
+runs' tables, summarises them into a tidy table ``..., value, low, high, n``,
+draws one figure and states its findings.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.experiment import Experiment
+from analysis.reporting import (
+    Plot,
+    Report,
+    ReportContext,
+    Runs,
+    Section,
+    Table,
+    estimate_row,
+    find_estimate,
+    formatted,
+    new_figure,
+    num,
+    pct,
+    percent_axis,
+    png,
+    policy_text,
+    ratio_pseudo,
+    row_estimate,
+    yerr,
+)
+from simulators.manille import rules as R
+
+BASE_DEALS = 400_000
+BASE_GAMES = 30_000
+TARGETS = R.TARGETS
+NEVER = 200.0  # a contre/surcontre threshold no hand reaches: the "never counter" arm
+CHOICES = ("P", "C", "K", "T", "SA")
+DEAL_COLUMNS = ("deal_id", "dealer_passed", "trump", "sans_atout", "contre_level",
+                "taking_points", "result", "taking_score", "defence_score", "taking_margin",
+                "chooser_trumps")
+
+
+def _sizes(ctx: ReportContext) -> dict[str, int]:
+    return {"deals": ctx.size(BASE_DEALS, 400), "games": ctx.size(BASE_GAMES, 100)}
+
+
+def _never_counter(policy):
+    """The base policy that never says contre nor surcontre (section c's paired arm)."""
+    params = policy.get_params()
+    if "contre_threshold" not in params:
+        return policy
+    return type(policy).from_params(**{**params, "contre_threshold": NEVER,
+                                       "surcontre_threshold": NEVER})
+
+
+def plan(ctx: ReportContext) -> dict[str, Experiment]:
+    """Every simulation of the report, by name."""
+    sizes = _sizes(ctx)
+    runs = {"deals": ctx.experiment("deals", sizes["deals"]),
+            "deals_never_contre": ctx.experiment("deals", sizes["deals"],
+                                                 policies=_never_counter(ctx.policy))}
+    for target in TARGETS:
+        runs[f"games_{target}"] = ctx.experiment("games", sizes["games"], target=target)
+    return runs
+
+
+def _deals(runs: Runs, name: str = "deals") -> pl.DataFrame:
+    return runs[name].scan("deals").select(DEAL_COLUMNS).collect().sort("deal_id")
+
+
+def _cells(summary: pl.DataFrame, percent_words: str, digits: int = 2) -> pl.Series:
+    """Display text of each summary row: a rate when its measure names one of the words."""
+    words = percent_words.split("|")
+
+    def text(r: dict) -> str:
+        if "percentile" in r["measure"]:
+            return f"{r['value']:g}"  # an order statistic: no interval
+        if any(w in r["measure"] for w in words):
+            return pct(row_estimate(r))
+        return num(row_estimate(r), digits)
+
+    return pl.Series("estimate", [text(r) for r in summary.iter_rows(named=True)],
+                     dtype=pl.String)
+
+
+def _display(summary: pl.DataFrame, keys: list[str], percent_words: str,
+             digits: int) -> pl.DataFrame:
+    """The summary as display text: its key columns, the estimate and n."""
+    return summary.select(*keys).with_columns(
+        _cells(summary, percent_words, digits),
+        pl.Series("n", [f"{v:,}" for v in summary["n"]]))
+
+
+def _made(deals: pl.DataFrame) -> np.ndarray:
+    return (deals["result"] == "taking").to_numpy()
+
+
+# ---------------------------------------------------------------- a. who names, and how it fares
+
+
+def summarize_choices(deals: pl.DataFrame) -> pl.DataFrame:
+    """Per chooser (dealer, partner) and trump: share of deals, success, mean net score."""
+    rows = []
+    n = deals.height
+    passed = deals["dealer_passed"].to_numpy()
+    rows.append(estimate_row(stats.proportion(int((~passed).sum()), n),
+                             who="dealer", trump="all", measure="share of deals"))
+    rows.append(estimate_row(stats.proportion(int(passed.sum()), n),
+                             who="partner", trump="all", measure="share of deals"))
+    trump = deals["trump"].cast(pl.String).to_numpy()
+    made = _made(deals)
+    margin = deals["taking_margin"].to_numpy()
+    for who, rows_of in (("dealer", ~passed), ("partner", passed)):
+        for choice in (*CHOICES, "all"):
+            keep = rows_of & ((trump == choice) | (choice == "all"))
+            if choice != "all":
+                rows.append(estimate_row(stats.proportion(int(keep.sum()), int(rows_of.sum())),
+                                         who=who, trump=choice, measure="share of choices"))
+            rows.append(estimate_row(stats.proportion(int(made[keep].sum()), int(keep.sum())),
+                                     who=who, trump=choice, measure="above 34"))
+            rows.append(estimate_row(stats.mean(margin[keep]), who=who, trump=choice,
+                                     measure="net score"))
+    return pl.DataFrame(rows)
+
+
+def section_choices(deals: pl.DataFrame) -> Section:
+    summary = summarize_choices(deals)
+    shown = summary.filter(pl.col("measure") != "share of deals")
+    rate_rows = shown.filter(pl.col("measure") != "net score").with_columns(cell=formatted(True))
+    mean_rows = shown.filter(pl.col("measure") == "net score").with_columns(
+        cell=formatted(False, 2))
+    table = (pl.concat([rate_rows, mean_rows])
+             .pivot(on="measure", index=["who", "trump"], values="cell")
+             .sort("who", "trump").fill_null("–"))
+    dealer = find_estimate(summary, who="dealer", trump="all", measure="share of deals")
+    dealer_made = find_estimate(summary, who="dealer", trump="all", measure="above 34")
+    partner_made = find_estimate(summary, who="partner", trump="all", measure="above 34")
+    dealer_net = find_estimate(summary, who="dealer", trump="all", measure="net score")
+    partner_net = find_estimate(summary, who="partner", trump="all", measure="net score")
+    fig, axes = new_figure(8, 3.2, ncols=2)
+    width = 0.38
+    for i, (who, color) in enumerate((("dealer", "#4C72B0"), ("partner", "#DD8452"))):
+        for ax, measure in zip(axes, ("above 34", "net score"), strict=True):
+            part = summary.filter((pl.col("who") == who) & (pl.col("measure") == measure)
+                                  & (pl.col("trump") != "all"))
+            part = part.with_columns(order=pl.col("trump").replace_strict(
+                {c: k for k, c in enumerate(CHOICES)}, return_dtype=pl.Int32)).sort("order")
+            x = np.arange(len(CHOICES)) + (i - 0.5) * width
+            ax.bar(x, part["value"], width, color=color, label=f"named by the {who}",
+                   yerr=yerr(part["value"], part["low"], part["high"]), capsize=2)
+            ax.set_xticks(range(len(CHOICES)), CHOICES)
+    axes[0].set_title("taking team above 34")
+    percent_axis(axes[0])
+    axes[1].set_title("taking team's net score per deal")
+    axes[0].legend(fontsize=8)
+    n = deals.height
+    findings = (
+        f"The dealer names the trump himself in {pct(dealer)} of deals and passes to his "
+        f"partner otherwise (n={n:,} deals).",
+        f"When the dealer names, his team ends above 34 in {pct(dealer_made)} of deals and "
+        f"nets {num(dealer_net)} points a deal; after a pass, {pct(partner_made)} and "
+        f"{num(partner_net)}.",
+    )
+    return Section(
+        key="choices", title="a. Who names the trump, and how each choice fares (MA-3)",
+        method="Independent deals, the base policy at every seat. 'Above 34' is the taking "
+               "(dealer's) team ending above 34 of the 68 points; 'net score' is its MA-6 "
+               "score minus the defence's. Wilson intervals for rates, t for means.",
+        tables=(Table(f"By chooser and trump (n={n:,} deals; 'share of choices' is among "
+                      "that chooser's deals).", table),),
+        plot=Plot("a_choices.png", png(fig), f"Success and net score by chooser and trump, "
+                  f"n={n:,} deals; bars: 95% intervals."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- b. sans atout
+
+
+def summarize_sans_atout(deals: pl.DataFrame) -> pl.DataFrame:
+    """How often sans atout is named and how it fares against a trump suit."""
+    sa = deals["sans_atout"].to_numpy()
+    made = _made(deals)
+    margin = deals["taking_margin"].to_numpy()
+    points = deals["taking_points"].to_numpy()
+    rows = [estimate_row(stats.proportion(int(sa.sum()), deals.height), mode="sans atout",
+                         measure="share of deals")]
+    for mode, keep in (("sans atout", sa), ("trump suit", ~sa)):
+        rows.append(estimate_row(stats.proportion(int(made[keep].sum()), int(keep.sum())),
+                                 mode=mode, measure="above 34"))
+        rows.append(estimate_row(stats.mean(points[keep]), mode=mode,
+                                 measure="taking team's points (of 68)"))
+        rows.append(estimate_row(stats.mean(margin[keep]), mode=mode, measure="net score"))
+    return pl.DataFrame(rows)
+
+
+def section_sans_atout(deals: pl.DataFrame) -> Section:
+    summary = summarize_sans_atout(deals)
+    table = _display(summary, ["mode", "measure"], "share|above", 2)
+    share = find_estimate(summary, mode="sans atout", measure="share of deals")
+    sa_made = find_estimate(summary, mode="sans atout", measure="above 34")
+    suit_made = find_estimate(summary, mode="trump suit", measure="above 34")
+    sa_net = find_estimate(summary, mode="sans atout", measure="net score")
+    suit_net = find_estimate(summary, mode="trump suit", measure="net score")
+    fig, (ax,) = new_figure(6, 3.2)
+    part = summary.filter(pl.col("measure") == "net score")
+    ax.bar(part["mode"], part["value"], color=["#C44E52", "#4C72B0"],
+           yerr=yerr(part["value"], part["low"], part["high"]), capsize=3)
+    ax.set_ylabel("taking team's net score per deal")
+    findings = (
+        f"Sans atout is named in {pct(share)} of deals; the taking team then ends above 34 in "
+        f"{pct(sa_made)} (a trump suit: {pct(suit_made)}).",
+        f"Doubled, a sans-atout deal nets the taking team {num(sa_net)} points against "
+        f"{num(suit_net)} with a trump suit (n={deals.height:,} deals).",
+    )
+    return Section(
+        key="sans-atout", title="b. Sans atout: how often, how well (MA-3, MA-6)",
+        method="The deals of section a split by the trump named; the score is doubled in sans "
+               "atout (MA-6). Wilson intervals for rates, t for means.",
+        tables=(Table("Sans atout against a trump suit.", table),),
+        plot=Plot("b_sans_atout.png", png(fig), f"Net score per deal, sans atout vs a trump "
+                  f"suit, n={deals.height:,} deals; bars: 95% t intervals."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- c. contre and surcontre
+
+
+def summarize_contre(deals: pl.DataFrame, never: pl.DataFrame) -> pl.DataFrame:
+    """Contre and surcontre rates; the defence's gain against never countering, paired."""
+    level = deals["contre_level"].to_numpy()
+    n = deals.height
+    rows = [estimate_row(stats.proportion(int((level >= 1).sum()), n), measure="contre rate"),
+            estimate_row(stats.proportion(int((level == 2).sum()), int((level >= 1).sum())),
+                         measure="surcontre rate after a contre")]
+    contred = level >= 1
+    made = _made(deals)
+    rows.append(estimate_row(stats.proportion(int((~made[contred]).sum()), int(contred.sum())),
+                             measure="contre wins (taking team not above 34)"))
+    if not (deals["deal_id"] == never["deal_id"]).all():
+        raise ValueError("the two arms of section c must hold the same deals")
+    defence = (deals["defence_score"] - deals["taking_score"]).to_numpy()
+    defence_never = (never["defence_score"] - never["taking_score"]).to_numpy()
+    rows.append(estimate_row(stats.paired_difference(defence, defence_never),
+                             measure="defence's gain per deal vs never countering"))
+    rows.append(estimate_row(stats.paired_difference(defence[contred], defence_never[contred]),
+                             measure="defence's gain per contred deal"))
+    rows.append(estimate_row(stats.unpaired_difference(defence, defence_never),
+                             measure="same gain, unpaired interval"))
+    return pl.DataFrame(rows)
+
+
+def section_contre(deals: pl.DataFrame, never: pl.DataFrame) -> Section:
+    summary = summarize_contre(deals, never)
+    table = _display(summary, ["measure"], "rate|wins", 3)
+    contre = find_estimate(summary, measure="contre rate")
+    wins = find_estimate(summary, measure="contre wins (taking team not above 34)")
+    sur = find_estimate(summary, measure="surcontre rate after a contre")
+    gain = find_estimate(summary, measure="defence's gain per deal vs never countering")
+    unpaired = find_estimate(summary, measure="same gain, unpaired interval")
+    per = find_estimate(summary, measure="defence's gain per contred deal")
+    fig, (ax,) = new_figure(6, 3.2)
+    part = summary.filter(pl.col("measure").str.contains("gain"))
+    ax.errorbar(np.arange(part.height), part["value"],
+                yerr=yerr(part["value"], part["low"], part["high"]), fmt="o", capsize=4)
+    ax.set_xticks(np.arange(part.height), ["paired,\nall deals", "paired,\ncontred deals",
+                                           "unpaired,\nall deals"])
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_ylabel("defence's net score gain per deal")
+    findings = (
+        f"The opponents say contre in {pct(contre)} of deals and beat the contract in "
+        f"{pct(wins)} of those; the taking team surcontres {pct(sur)} of contres.",
+        f"Countering is worth {num(gain, 3, signed=True)} points a deal to the defence "
+        f"against never countering (paired on the same deals; the unpaired interval would be "
+        f"{num(unpaired, 3, signed=True)}), i.e. {num(per, 2, signed=True)} per contred deal.",
+    )
+    return Section(
+        key="contre", title="c. Contre and surcontre (MA-4, MA-6)",
+        method="Two arms on the same deals and seeds: the base policy, and the same policy "
+               f"with contre and surcontre thresholds at {NEVER:g} (never). Card play does not "
+               "depend on the contre level, so every difference comes from the score and the "
+               "pairs share their luck. t intervals.",
+        tables=(Table(f"Contre and surcontre (n={deals.height:,} deals per arm).", table),),
+        plot=Plot("c_contre.png", png(fig), "Defence's gain from countering, per deal; bars: "
+                  "95% t intervals (paired and unpaired)."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- d, e. edge per deal and draws
+
+
+def _game_taking_share(game_deals: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per game: points scored by the taking sides, and all points scored."""
+    per_game = game_deals.group_by("game_id").agg(
+        pl.col("taking_score").cast(pl.Int64).sum().alias("taking"),
+        (pl.col("taking_score").cast(pl.Int64) + pl.col("defence_score")).sum().alias("all"),
+    ).sort("game_id")
+    return per_game["taking"].to_numpy(), per_game["all"].to_numpy()
+
+
+def summarize_edge(deals: pl.DataFrame, games_by_target: dict[int, pl.DataFrame]) -> pl.DataFrame:
+    """Taking side's edge per deal, share of game points scored while taking, 34-34 draws."""
+    made = _made(deals)
+    draw = (deals["result"] == "draw").to_numpy()
+    rows = [
+        estimate_row(stats.proportion(int(made.sum()), deals.height), scope="deal",
+                     measure="taking team above 34"),
+        estimate_row(stats.proportion(int(draw.sum()), deals.height), scope="deal",
+                     measure="34-34 draw"),
+        estimate_row(stats.mean(deals["taking_margin"].to_numpy()), scope="deal",
+                     measure="taking team's net score"),
+        estimate_row(stats.mean(deals["taking_points"].to_numpy()), scope="deal",
+                     measure="taking team's points (of 68)"),
+    ]
+    for target, game_deals in games_by_target.items():
+        taking, total = _game_taking_share(game_deals)
+        rows.append(estimate_row(stats.mean(ratio_pseudo(taking, total)),
+                                 scope=f"game to {target}",
+                                 measure="share of game points scored while taking"))
+        per_game = game_deals.group_by("game_id").agg(
+            (pl.col("result") == "draw").sum().alias("draws"), pl.len().alias("deals"))
+        rows.append(estimate_row(stats.mean(ratio_pseudo(per_game["draws"].to_numpy(),
+                                                         per_game["deals"].to_numpy())),
+                                 scope=f"game to {target}", measure="34-34 draw"))
+    return pl.DataFrame(rows)
+
+
+def section_edge(deals: pl.DataFrame, games_by_target: dict[int, pl.DataFrame]) -> Section:
+    summary = summarize_edge(deals, games_by_target)
+    table = _display(summary, ["scope", "measure"], "above|draw|share", 2)
+    made = find_estimate(summary, scope="deal", measure="taking team above 34")
+    net = find_estimate(summary, scope="deal", measure="taking team's net score")
+    draw = find_estimate(summary, scope="deal", measure="34-34 draw")
+    share50 = find_estimate(summary, scope="game to 50",
+                            measure="share of game points scored while taking")
+    fig, (ax,) = new_figure(6, 3.2)
+    part = summary.filter(pl.col("measure") == "share of game points scored while taking")
+    ax.bar(part["scope"], part["value"], color="#4C72B0",
+           yerr=yerr(part["value"], part["low"], part["high"]), capsize=3)
+    ax.axhline(0.5, color="k", ls="--", lw=0.8)
+    percent_axis(ax)
+    ax.set_ylabel("game points scored while taking")
+    findings = (
+        f"The taking (dealer's) team ends above 34 in {pct(made)} of deals and nets "
+        f"{num(net)} points a deal; {pct(draw, 2)} of deals end 34-34 and score nothing.",
+        f"Over a game to 50, {pct(share50)} of all points are scored by the team that named "
+        "the trump (each team takes every other deal).",
+    )
+    return Section(
+        key="edge", title="d, e. The taking side's edge; the 34-34 draw (MA-6)",
+        method="Per deal: the deals of section a. Per game: whole games to each target; the "
+               "share of a game's points scored while taking, pooled over games as a ratio "
+               "with a delta-method t interval (games are the units).",
+        tables=(Table("Taking side's edge and draws.", table),),
+        plot=Plot("d_edge.png", png(fig), "Share of game points scored by the taking side, "
+                  "per target; bars: 95% intervals; dashes: half."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- f, g. game length, first dealer
+
+
+def summarize_games(games_by_target: dict[int, pl.DataFrame]) -> pl.DataFrame:
+    """Game length and the first dealer's team's win rate, per target."""
+    rows = []
+    for target, games in games_by_target.items():
+        length = games["n_deals"].to_numpy()
+        rows.append(estimate_row(stats.mean(length), target=target, measure="deals per game"))
+        for q in (0.1, 0.5, 0.9):
+            value = float(np.quantile(length, q))
+            rows.append({"target": target, "measure": f"deals, {int(q * 100)}th percentile",
+                         "value": value, "low": value, "high": value, "n": len(length)})
+        wins = int(games["first_dealer_team_wins"].sum())
+        rows.append(estimate_row(stats.proportion(wins, games.height), target=target,
+                                 measure="first dealer's team wins"))
+    return pl.DataFrame(rows)
+
+
+def section_games(games_by_target: dict[int, pl.DataFrame]) -> Section:
+    summary = summarize_games(games_by_target)
+    table = summary.with_columns(cell=_cells(summary, "wins", 2))
+    table = table.pivot(on="measure", index="target", values="cell").sort("target")
+    table = table.with_columns(pl.col("target").cast(pl.String))
+    fig, axes = new_figure(8, 3.2, ncols=2)
+    length = summary.filter(pl.col("measure") == "deals per game")
+    axes[0].bar([str(t) for t in length["target"]], length["value"], color="#55A868",
+                yerr=yerr(length["value"], length["low"], length["high"]), capsize=3)
+    axes[0].set_title("deals per game")
+    first = summary.filter(pl.col("measure") == "first dealer's team wins")
+    axes[1].bar([str(t) for t in first["target"]], first["value"], color="#8172B2",
+                yerr=yerr(first["value"], first["low"], first["high"]), capsize=3)
+    axes[1].axhline(0.5, color="k", ls="--", lw=0.8)
+    axes[1].set_ylim(0.4, 0.6)
+    percent_axis(axes[1])
+    axes[1].set_title("first dealer's team wins")
+    for ax in axes:
+        ax.set_xlabel("target")
+    by = {t: (find_estimate(summary, target=t, measure="deals per game"),
+              find_estimate(summary, target=t, measure="first dealer's team wins"))
+          for t in games_by_target}
+    n = min(g.height for g in games_by_target.values())
+    findings = (
+        "A game lasts " + ", ".join(f"{num(by[t][0], 1)} deals to {t}" for t in by)
+        + f" (n={n:,} games per target).",
+        "The first dealer's team wins " + ", ".join(f"{pct(by[t][1])} of games to {t}"
+                                                    for t in by)
+        + " against a fair 50%.",
+    )
+    return Section(
+        key="games", title="f, g. Game length and the first dealer's advantage (MA-2, MA-6)",
+        method="Whole games to 50, 100 and 150: the first dealer drawn, the deal passing "
+               "counter-clockwise, each deal freshly shuffled; the first team to reach the "
+               "target wins. t intervals for lengths, Wilson for win rates.",
+        tables=(Table(f"Per target (n={n:,} games each).", table),),
+        plot=Plot("f_games.png", png(fig), f"Game length and first dealer's team's win rate, "
+                  f"n={n:,} games per target; bars: 95% intervals."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _game_deals(runs: Runs) -> dict[int, pl.DataFrame]:
+    return {t: runs[f"games_{t}"].scan("deals").select(
+        "game_id", "result", "taking_score", "defence_score").collect() for t in TARGETS}
+
+
+def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str, str]]:
+    """The run-settings rows."""
+    sizes = _sizes(ctx)
+    return [
+        ("policy (every seat)", policy_text(ctx.base.game, ctx.policy)),
+        ("section c's second arm", policy_text(ctx.base.game, _never_counter(ctx.policy))),
+        ("rules", str(ctx.base.config)),
+        ("seed", str(ctx.seed)), ("scale", f"{ctx.scale:g}"),
+        ("deals per arm (a-e)", f"{sizes['deals']:,}"),
+        ("games per target (d, f, g)", f"{sizes['games']:,}"),
+    ]
+
+
+REPORT = Report(
+    title="Manille coincée: balance report",
+    intro=(
+        "Monte Carlo estimates from the tapisvert Manille engine under the rulings MA-1..MA-6, "
+        "with the heuristic policy at every seat; every engine deal can be replayed move by "
+        "move by the independent referee.",
+        "Every number comes with a 95% interval (Wilson for rates, Student t for means) and its "
+        "sample size. The numbers describe this policy playing against itself.",
+    ),
+    plan=plan,
+    sections=(
+        lambda runs, ctx: section_choices(_deals(runs)),
+        lambda runs, ctx: section_sans_atout(_deals(runs)),
+        lambda runs, ctx: section_contre(_deals(runs), _deals(runs, "deals_never_contre")),
+        lambda runs, ctx: section_edge(_deals(runs), _game_deals(runs)),
+        lambda runs, ctx: section_games({t: runs[f"games_{t}"].table("games") for t in TARGETS}),
+    ),
+    settings=settings,
+)
