@@ -102,16 +102,26 @@ def unseen_counts(obs: BangoObs) -> np.ndarray:
 
 def per_value(counts: np.ndarray) -> np.ndarray:
     """(N, 11) card counts per value 1..11 of (N, 55) kind counts (colours and black summed)."""
-    return counts.reshape(len(counts), R.N_COLOURS + 1, R.N_VALUES).sum(axis=1, dtype=np.int16)
+    c = counts.astype(np.int16)
+    v = R.N_VALUES
+    return c[:, :v] + c[:, v:2 * v] + c[:, 2 * v:3 * v] + c[:, 3 * v:4 * v] + c[:, 4 * v:]
 
 
 KIND_BIT = np.concatenate([[0], 1 << (R.KIND_VALUE.astype(np.int32) - 1)]).astype(np.int32)
 
 
+def centre_mask(centre: np.ndarray) -> np.ndarray:
+    """(N,) int32 bitmask of the values in the centre (bit v-1 for value v)."""
+    bits = KIND_BIT[centre.astype(np.int64) + 1]
+    mask = bits[:, 0].copy()
+    for j in range(1, bits.shape[1]):
+        mask |= bits[:, j]
+    return mask
+
+
 def centre_values(centre: np.ndarray) -> np.ndarray:
     """(N, 11) bool: the values present in the centre."""
-    mask = np.bitwise_or.reduce(KIND_BIT[centre.astype(np.int64) + 1], axis=1)
-    return ((mask[:, None] >> np.arange(R.N_VALUES)) & 1).astype(bool)
+    return ((centre_mask(centre)[:, None] >> np.arange(R.N_VALUES)) & 1).astype(bool)
 
 
 def explosion_probability(obs: BangoObs) -> np.ndarray:

@@ -38,8 +38,13 @@ def mix(noise: np.ndarray, salt) -> np.ndarray:
 
 def value_mask(counts: np.ndarray) -> np.ndarray:
     """(N,) int32 bitmask of the values present among the coloured kinds of (N, 55) counts."""
-    present = counts[:, :R.N_COLOURED_KINDS].reshape(-1, R.N_COLOURS, R.N_VALUES).any(axis=1)
-    return (present * VALUE_BIT).sum(axis=1).astype(np.int32)
+    packed = np.packbits(counts[:, :R.N_COLOURED_KINDS] > 0, axis=1, bitorder="little")
+    word = np.zeros((len(counts), 8), dtype=np.uint8)
+    word[:, :packed.shape[1]] = packed
+    x = word.view(np.uint64)[:, 0]
+    v = np.uint64(R.N_VALUES)
+    out = x | (x >> v) | (x >> (v + v)) | (x >> (v + v + v))
+    return (out & np.uint64(FULL)).astype(np.int32)
 
 
 def _grow(seed: np.ndarray, allowed: np.ndarray) -> np.ndarray:
@@ -199,12 +204,14 @@ def fit_values(obs: BangoObs) -> np.ndarray:
     return (ends | neighbours) & ~held
 
 
+# FIT_BIT[k + 1]: the value bit of kind k, 0 for black kinds and for no card (-1)
+FIT_BIT = np.concatenate([[0], np.where(IS_BLACK, 0, 1 << (KIND_VALUE - 1))]).astype(np.int32)
+
+
 def fits(fit: np.ndarray, kinds: np.ndarray) -> np.ndarray:
     """Whether each kind (-1: no card) fits, given the rows' :func:`fit_values` masks."""
-    k = np.maximum(kinds, 0)
     shape = (-1,) + (1,) * (np.ndim(kinds) - 1)
-    return ((fit.reshape(shape) >> (KIND_VALUE[k] - 1)) & 1).astype(bool) & ~IS_BLACK[k] & (
-        kinds >= 0)
+    return (FIT_BIT[kinds.astype(np.int64) + 1] & fit.reshape(shape)) != 0
 
 
 def dead_values(obs: BangoObs) -> np.ndarray:
@@ -225,9 +232,11 @@ def dead_cards(obs: BangoObs) -> np.ndarray:
 
 def _kind_of_value(hand_ok: np.ndarray, value: np.ndarray) -> np.ndarray:
     """The highest kind (blacks first) of ``value`` allowed by (N, 55) ``hand_ok``, or -1."""
-    match = hand_ok & (KIND_VALUE[None, :] == value[:, None])
-    last = R.N_KINDS - 1 - np.argmax(match[:, ::-1], axis=1)
-    return np.where(match.any(axis=1), last, -1).astype(I8)
+    kinds = (np.asarray(value, dtype=np.int64) - 1)[:, None] + R.N_VALUES * np.arange(
+        R.N_COLOURS + 1)
+    ok = hand_ok[np.arange(len(kinds))[:, None], kinds]
+    last = R.N_COLOURS - np.argmax(ok[:, ::-1], axis=1)
+    return np.where(ok.any(axis=1), kinds[np.arange(len(kinds)), last], -1).astype(I8)
 
 
 @dataclass(frozen=True)
