@@ -31,6 +31,7 @@ STREAM_SHUFFLE, STREAM_SETUP, STREAM_NOISE = 0, 1, 2
 POLICY_METHODS = ("bango", "draw_on", "take", "spoil", "destroy", "lay", "arrange")
 # noise keys: (turn, decision, index)
 NOISE_BANGO, NOISE_DRAW, NOISE_TAKE, NOISE_SPOIL, NOISE_DESTROY, NOISE_LAY, NOISE_ARRANGE = range(7)
+FINAL_TURN = 1000  # noise key of the final lays: never a turn number (a game has < 99 turns)
 FULL = U16((1 << R.N_VALUES) - 1)
 VALUE_BIT = np.left_shift(1, np.arange(R.N_VALUES)).astype(U16)  # bit of value v at [v - 1]
 KIND_VALUE = R.KIND_VALUE.astype(np.int64)
@@ -522,7 +523,7 @@ def play_games(config: R.BangoConfig, dispatch: Dispatch, decks: np.ndarray,
         _Turn(table, dispatch, config, log, units, entropy, t).play(active, seat)
         active = active[table.top[active] < R.N_CARDS]  # BG-7: the last card ends the game
         t += 1
-    final = _Turn(table, dispatch, config, log, units, entropy, t)
+    final = _Turn(table, dispatch, config, log, units, entropy, FINAL_TURN)
     rows = np.arange(len(decks))
     for seat in range(n):  # BG-7: everyone may lay once more; the rest is discarded
         final.lay(rows, np.full(len(rows), seat, dtype=np.int64), final=True)
