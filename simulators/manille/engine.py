@@ -109,43 +109,44 @@ class TrickState(NamedTuple):
     best_pos: np.ndarray
     best_is_trump: np.ndarray
     table: np.ndarray
+    first: bool  # no card yet
 
 
 def new_trick(n_rows: int) -> TrickState:
     """An empty trick."""
     return TrickState(np.full(n_rows, -1, I8), np.zeros(n_rows, U32), np.full(n_rows, -1, I8),
-                      np.zeros(n_rows, I8), np.zeros(n_rows, bool), np.zeros(n_rows, U32))
+                      np.zeros(n_rows, I8), np.zeros(n_rows, bool), np.zeros(n_rows, U32), True)
 
 
 def legal_mask(hand, state: TrickState, pos, trump_mask, sans_atout, sa_must_beat):
-    """Legal cards of a follower (MA-5)."""
-    opponent = (state.best_pos % 2) != (pos % 2)
+    """Legal cards for the player at ``pos`` (0..3; partners two apart) following a trick (MA-5)."""
+    opponent = (state.best_pos & 1) != (np.asarray(pos) & 1)  # who holds it now
+    stronger = STRONGER[state.best_card]
     follow = hand & state.led_mask
-    beat = follow & STRONGER[state.best_card]
+    beat = follow & stronger
     must_beat = opponent & (beat != 0)
-    if sa_must_beat is False:
-        must_beat &= ~sans_atout
-    follow_legal = np.where(must_beat, beat, follow)
+    if not sa_must_beat:
+        must_beat &= ~sans_atout  # sans atout: follow suit, no duty to beat (MA-5 option)
     trumps = hand & trump_mask
-    over = trumps & STRONGER[state.best_card]
-    forced = np.where(state.best_is_trump, over, trumps)
-    void_legal = np.where(opponent & (forced != 0), forced, hand)
-    return np.where(follow != 0, follow_legal, void_legal)
+    forced = np.where(state.best_is_trump, trumps & stronger, trumps)  # overtrump, else trump
+    return np.where(follow != 0, np.where(must_beat, beat, follow),
+                    np.where(opponent & (forced != 0), forced, hand))
 
 
-def add_card(state: TrickState, card, pos, trump_mask) -> TrickState:
-    """The trick after ``card`` is played by turn-order position ``pos``."""
-    bit = bits.card_bits(card)
+def add_card(state: TrickState, card, bit, pos, trump_mask) -> TrickState:
+    """The trick after ``card`` (one-hot ``bit``) is played by position ``pos``."""
     is_trump = (bit & trump_mask) != 0
-    if (state.led_suit < 0).all():
+    if state.first:
         suit = (card & 3).astype(I8)
-        return TrickState(suit, SUIT_MASK5[suit], card, pos.astype(I8), is_trump, bit)
+        return TrickState(suit, SUIT_MASK5[suit], card,
+                          np.broadcast_to(np.asarray(pos, dtype=I8), card.shape), is_trump, bit,
+                          False)
     stronger = card < state.best_card  # same suit: a lower index is stronger
     takes = np.where(is_trump, ~state.best_is_trump | stronger,
                      ~state.best_is_trump & ((bit & state.led_mask) != 0) & stronger)
     return TrickState(state.led_suit, state.led_mask, np.where(takes, card, state.best_card),
-                      np.where(takes, pos, state.best_pos).astype(I8),
-                      state.best_is_trump | is_trump, state.table | bit)
+                      np.where(takes, np.asarray(pos, dtype=I8), state.best_pos),
+                      state.best_is_trump | is_trump, state.table | bit, False)
 
 
 class Dispatch(SeatDispatch):
@@ -287,8 +288,12 @@ def play_batch(config: R.ManilleConfig, dispatch: Dispatch, deck: np.ndarray, cu
 
 
 def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at):
-    """The eight tricks on the shared kernel (MA-5). Returns plays (seats' cards in play order),
-    the winner's turn-order position per trick, the taking team's won cards and tricks."""
+    """The eight tricks (MA-5). Returns plays (cards in play order), the winner's turn-order
+    position per trick, the taking team's won cards and its tricks.
+
+    Within a trick the four hands are gathered in play order (column ``k`` is
+    the ``k``-th to play), so each card reads and writes one contiguous row.
+    """
     n_rows = len(dealer)
     rows = np.arange(n_rows)
     hands = hands.copy()
@@ -300,36 +305,41 @@ def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at)
     taking_tricks = np.zeros(n_rows, dtype=np.int16)
     played = np.zeros(n_rows, dtype=U32)
     leader = np.zeros(n_rows, dtype=I8)  # MA-5: the dealer's right leads the first trick
-    taking_of_pos = np.array([False, True, False, True])
+    turn = np.arange(R.N_SEATS, dtype=I8)
     for t in range(R.N_TRICKS):
+        order = (leader[:, None] + turn) % R.N_SEATS  # (N, 4) turn-order positions in play order
+        in_hand = np.ascontiguousarray(np.take_along_axis(hands, order, 1).T)
+        seats = np.ascontiguousarray(((dealer[:, None] - 1 - order) % R.N_SEATS).T.astype(I8))
+        taking = np.ascontiguousarray((order % 2 == 1).T)  # the dealer's team: odd positions
         state = new_trick(n_rows)
         for k in range(R.N_SEATS):
-            pos = (leader + k) % R.N_SEATS
-            hand = hands[rows, pos]
-            legal = legal_mask(hand, state, pos, trump_mask, sans_atout,
-                                       config.sans_atout_must_beat) if k else hand
-            seat = seat_of(dealer, pos)
+            hand = in_hand[k]
+            legal = legal_mask(hand, state, k, trump_mask, sans_atout,
+                               config.sans_atout_must_beat) if k else hand
+            seat = seats[k]
             obs = PlayObs(hand, legal, seat, k, t, trump, trump_mask, state.led_suit,
-                          state.led_mask, state.best_card, state.best_pos % 2 == pos % 2,
-                          state.table, played, taking_of_pos[pos], level,
+                          state.led_mask, state.best_card, (state.best_pos & 1) == (k & 1),
+                          state.table, played, taking[k], level,
                           noise_at(SLOT_PLAY + 4 * t + k))
             card = dispatch("play", obs, seat, I8)
-            bad = (card < 0) | (card >= R.N_CARDS)
-            bad |= ((legal >> np.clip(card, 0, 31).astype(U32)) & ONE) == 0
+            clipped = np.clip(card, 0, R.N_CARDS - 1)
+            bit = bits.card_bits(clipped)
+            bad = ((bit & legal) == 0) | (clipped != card)
             reject(bad, units, "play", lambda i, c=card, s=seat, lg=legal, t=t: (
                 f"{R.format_card(int(c[i])) if 0 <= c[i] < 32 else int(c[i])} by seat "
                 f"{int(s[i])} in trick {t + 1}; legal: "
                 f"{R.format_cards(bits.cards_of(int(lg[i])))} (MA-5)"))
-            bit = bits.card_bits(card)
-            hands[rows, pos] = hand ^ bit
+            in_hand[k] = hand ^ bit
             played |= bit
             plays[:, t, k] = card
-            state = add_card(state, card, pos, trump_mask)
-        winner_pos[:, t] = state.best_pos
-        taking = taking_of_pos[state.best_pos]
-        taking_won |= np.where(taking, state.table, ZERO)
-        taking_tricks += taking
-        leader = state.best_pos  # the winner leads the next trick
+            state = add_card(state, card, bit, k, trump_mask)
+        hands[rows[:, None], order] = in_hand.T
+        win = order[rows, state.best_pos]
+        winner_pos[:, t] = win
+        took = taking[state.best_pos, rows]
+        taking_won |= np.where(took, state.table, ZERO)
+        taking_tricks += took
+        leader = win  # the winner leads the next trick
     return plays, winner_pos, taking_won, taking_tricks
 
 

@@ -96,12 +96,16 @@ def _prefer(*masks):
 
 
 def masters(hand: np.ndarray, unseen: np.ndarray) -> np.ndarray:
-    """Cards of ``hand`` that no unseen card of their suit can beat."""
-    out = np.zeros_like(hand)
-    for suit in range(R.N_SUITS):
-        top_unseen = _strongest(unseen & SUIT_MASK[suit])
-        out |= hand & SUIT_MASK[suit] & (top_unseen - U32(1))  # 0 - 1: the whole suit is master
-    return out
+    """Cards of ``hand`` that no unseen card of their suit can beat.
+
+    Rank-major encoding: shifting a mask by multiples of 4 bits keeps every
+    card in its suit and makes it weaker, so smearing ``unseen`` upwards marks
+    every card that some unseen card of its suit beats.
+    """
+    smear = unseen | (unseen << U32(4))
+    smear |= smear << U32(8)
+    smear |= smear << U32(16)
+    return hand & ~(smear << U32(4))
 
 
 def longest_suit(hand: np.ndarray, exclude: np.ndarray) -> np.ndarray:
@@ -255,12 +259,12 @@ class HeuristicPolicy(Policy):
             charge = partner_safe
         else:
             charge = np.ones(len(legal), dtype=bool)
-        keep = masters(obs.hand, unseen)  # never throw a master card to a partner
-        gifts = side_legal & ~keep
+        top = masters(obs.hand, unseen)
+        gifts = side_legal & ~top  # never throw a master card to a partner
         partner_pool = np.where(charge & (gifts != 0), gifts, low)
         partner_strongest = charge & (gifts != 0)
         # an opponent holds: win with a master (the manille when it wins), else cheapest winner
-        sure = beaters & masters(obs.hand, unseen) & ~trumps_mask
+        sure = beaters & top & ~trumps_mask
         win_pool = _prefer(np.where(last, ZERO, sure), beaters & ~trumps_mask, beaters)
         win_strongest = (sure != 0) & ~last
         pool = np.where(obs.partner_holds, partner_pool, np.where(beaters != 0, win_pool, low))

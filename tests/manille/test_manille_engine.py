@@ -70,7 +70,9 @@ def test_engine_legal_mask_matches_referee(deck, played_before, seat_pos, trump,
     trick = []
     for k, c in enumerate(table):
         pos = (seat_pos - played_before + k) % 4
-        state = add_card(state, np.array([c], np.int8), np.array([pos], np.int8), trump_mask)
+        card = np.array([c], np.int8)
+        state = add_card(state, card, np.array([1 << c], np.uint32), np.array([pos], np.int8),
+                         trump_mask)
         trick.append((pos, c))
     if not trick:
         return
