@@ -299,7 +299,7 @@ def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at)
     hands = hands.copy()
     trump_mask = SUIT_MASK5[trump]
     sans_atout = trump == R.SANS_ATOUT
-    plays = np.empty((n_rows, R.N_TRICKS, R.N_SEATS), dtype=I8)
+    plays = np.empty((R.N_TRICKS, R.N_SEATS, n_rows), dtype=I8)  # slot-major while playing
     winner_pos = np.empty((n_rows, R.N_TRICKS), dtype=I8)
     taking_won = np.zeros(n_rows, dtype=U32)
     taking_tricks = np.zeros(n_rows, dtype=np.int16)
@@ -331,7 +331,7 @@ def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at)
                 f"{R.format_cards(bits.cards_of(int(lg[i])))} (MA-5)"))
             in_hand[k] = hand ^ bit
             played |= bit
-            plays[:, t, k] = card
+            plays[t, k] = card
             state = add_card(state, card, bit, k, trump_mask)
         hands[rows[:, None], order] = in_hand.T
         win = order[rows, state.best_pos]
@@ -340,7 +340,7 @@ def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at)
         taking_won |= np.where(took, state.table, ZERO)
         taking_tricks += took
         leader = win  # the winner leads the next trick
-    return plays, winner_pos, taking_won, taking_tricks
+    return plays.transpose(2, 0, 1), winner_pos, taking_won, taking_tricks
 
 
 # ---------------------------------------------------------------- randomness
