@@ -200,13 +200,18 @@ class _Trick(NamedTuple):
     array       shape            content
     ==========  ===============  ================================================
     ids         (M,) int64       row in the batch
-    words       (M, 2, 3) u32    [:, p, 0] hand, [:, p, 1] own discards, [:, p, 2] all
-                                 cards played so far (the same for both players)
-    meta        (M, 2, 3) int8   [:, p, 0] seat, 1 is dealer, 2 manche score
-    history     (M, 2, 3, 3) i8  [:, p, 0, t] card, 1 result (UNPLAYED..POURRI),
-                                 2 led trick t
-    money       (M, 10) int8     [:, :6] stakes per slot, 6 stake, 7:10 trick winner
-                                 seats (-1 pourri, -2 unplayed)
+    words       (M, 2, 4) u32    [:, p, 0] hand, 1 own discards, 2 all cards played so
+                                 far (the same for both players), 3 padding
+    meta        (M, 2, 4) int8   [:, p, 0] seat, 1 is dealer, 2 manche score, 3 padding
+    history     (M, 2, 8) int8   [:, p, 0:3] card of each trick, 3:6 result of each
+                                 trick (UNPLAYED..POURRI), 6:8 padding
+    money       (M, 16) int8     [:, :6] stakes per slot, 6 stake, 7:10 trick winner
+                                 seats (-1 pourri, -2 unplayed), 10:13 trick leader
+                                 seats (-1 unplayed), 13:16 padding
+
+    Each player's block of ``words``, ``meta`` and ``history`` is 16, 4 and 8
+    bytes, so the swap reinterprets it as one or two integers: a few
+    ``np.where`` on (M, 2) words instead of hundreds of bytes per row.
     ==========  ===============  ================================================
     """
 
@@ -242,15 +247,15 @@ class _Trick(NamedTuple):
 
     @property
     def cards(self):
-        return self.history[:, :, 0]
+        return self.history[:, :, 0:3]
 
     @property
     def results(self):
-        return self.history[:, :, 1]
+        return self.history[:, :, 3:6]
 
     @property
-    def led(self):
-        return self.history[:, :, 2].view(bool)
+    def leaders(self):
+        return self.money[:, 10:13]
 
     @property
     def stakes(self):
@@ -262,7 +267,7 @@ class _Trick(NamedTuple):
 
     @property
     def winners(self):
-        return self.money[:, R.N_SLOTS + 1:]
+        return self.money[:, 7:10]
 
 
 def _take(state: _Trick, keep: np.ndarray) -> _Trick:
@@ -281,9 +286,11 @@ def _swap(state: _Trick, rows: np.ndarray) -> _Trick:
     if not rows.any():
         return state
     out = [state.ids]
-    for a in (state.words, state.meta, state.history):
-        cond = rows.reshape((-1,) + (1,) * (a.ndim - 1))
-        out.append(np.where(cond, a[:, ::-1], a))
+    cond = rows[:, None, None]
+    for a, word in ((state.words, np.uint64), (state.meta, np.int32),
+                    (state.history, np.uint64)):
+        w = a.view(word)  # (M, 2, k): each player's block as k machine words
+        out.append(np.where(cond, w[:, ::-1], w).view(a.dtype))
     return _Trick(*out, state.money)
 
 
@@ -295,7 +302,8 @@ def _obs(state, me, trick, position, to_play, proposal, banco, counter, counteri
     return PlayObs(
         state.hand[:, me], state.seat[:, me], state.is_dealer[:, me], trick, position, to_play,
         table, state.cards[:, me], state.cards[:, other], state.results[:, me],
-        state.led[:, me], state.stakes, state.stake, proposal, banco, counter, countering,
+        state.leaders == state.seat[:, me, None], state.stakes, state.stake, proposal, banco,
+        counter, countering,
         state.score[:, me], state.score[:, other], target, state.discarded[:, me], noise,
         state.played)
 
@@ -330,7 +338,7 @@ def _finish(out: _Out, state: _Trick, rows, outcome, winner, points) -> None:
     out.outcome[ids] = outcome
     out.winner[ids] = winner
     out.points[ids] = points
-    out.trick_winners[:, ids] = money[:, R.N_SLOTS + 1:].T
+    out.trick_winners[:, ids] = money[:, 7:10].T
 
 
 def _proposals(config, dispatch, state, out, me, trick, position, noise, units):
@@ -417,23 +425,23 @@ def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, no
     if not m:
         return
     d = dealer[rows]
-    meta = np.empty((m, 2, 3), dtype=I8)
+    meta = np.zeros((m, 2, 4), dtype=I8)
     meta[:, 0, 0], meta[:, 1, 0] = 1 - d, d
     meta[:, 0, 1], meta[:, 1, 1] = 0, 1
     meta[:, :, 2] = scores[rows]
-    words = np.zeros((m, 2, 3), dtype=U32)
+    words = np.zeros((m, 2, 4), dtype=U32)
     words[:, :, 0] = hands[rows]
     words[:, :, 1] = discarded[rows]
-    history = np.zeros((m, 2, 3, R.N_TRICKS), dtype=I8)
-    history[:, :, 0] = NO_CARD
-    money = np.empty((m, R.N_SLOTS + 1 + R.N_TRICKS), dtype=I8)
-    money[:, :R.N_SLOTS] = 0
+    history = np.zeros((m, 2, 8), dtype=I8)
+    history[:, :, 0:3] = NO_CARD
+    money = np.zeros((m, 16), dtype=I8)
     money[:, R.N_SLOTS] = R.START_STAKE
-    money[:, R.N_SLOTS + 1:] = UNPLAYED_WINNER
+    money[:, 7:10] = UNPLAYED_WINNER
+    money[:, 10:13] = -1
     state = _Trick(rows, words, meta, history, money)
     target = config.target
     for trick in range(R.N_TRICKS):
-        state.led[:, 0, trick] = True
+        state.leaders[:, trick] = state.seat[:, 0]
         for position in (0, 1):
             slot = 2 * trick + position
             state = _proposals(config, dispatch, state, out, position, trick, position, noise,
