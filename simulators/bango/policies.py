@@ -387,7 +387,32 @@ def best_arrangement(obs: BangoObs) -> np.ndarray:
     return greedy_arrangement(obs)
 
 
-POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
+@dataclass(frozen=True)
+class OptimalStoppingPolicy(HeuristicPolicy):
+    """The heuristic, but each stop-or-draw choice is one-turn optimal stopping.
+
+    Draws on when the expected value of drawing, with every later choice of
+    the turn made optimally (dynamic programming over the unseen cards,
+    :mod:`simulators.bango.stopping`), beats stopping now by ``draw_margin``.
+    Taking, bangos and lays are the heuristic's.
+    """
+
+    dead_cost: float = param(0.5, low=0.0, high=3.0,
+                             doc="cost of taking a card that does not fit (points)")
+    black_cost: float = param(1.0, low=0.0, high=3.0, doc="cost of taking a black card")
+    draw_margin: float = param(0.0, low=-2.0, high=2.0,
+                               doc="draw on when drawing is worth this much more than stopping")
+
+    def draw_on(self, obs):
+        """Draw on when the DP's value of drawing beats stopping by ``draw_margin``."""
+        from simulators.bango.stopping import stopping_values
+
+        stop, draw = stopping_values(obs, self.dead_cost, self.black_cost)
+        return draw > stop + self.draw_margin
+
+
+POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy,
+                                     "optimal": OptimalStoppingPolicy}
 
 
 def make_policy(name: str, **params) -> Policy:
