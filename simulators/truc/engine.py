@@ -614,6 +614,8 @@ def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
     columns.update({
         "dealer": a.dealer, "score_0": a.scores[:, 0], "score_1": a.scores[:, 1],
         "hands_dealt": dealt.sum(axis=1).astype(I8), "hand_no": a.hand_no,
+        "asks_nondealer": (a.calls[:, 0::2] == 1).sum(axis=1).astype(I8),
+        "asks_dealer": (a.calls[:, 1::2] == 1).sum(axis=1).astype(I8),
     })
     for k in range(R.MAX_HANDS):
         nd, d = hand_masks(a.deck, k) if dealt[:, k].any() else (0, 0)

@@ -1,0 +1,497 @@
+"""Truc balance report: declared for :mod:`analysis.reporting`.
+
+The non-dealer's edge per deal and per match, the card call and what asking
+for new cards is worth, pourri tricks and null deals (beside the exact
+values of fixed-order play), proposals, refusals and bancos by score, the
+value of bluffing (paired on the same deals), match length, and — when the
+solver is available — each heuristic's exploitability beside the
+equilibrium's. Every simulation is one named experiment of :func:`plan`,
+played by the runner (``tapisvert report truc --n-jobs 2``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.experiment import Experiment
+from analysis.reporting import (
+    Plot,
+    Report,
+    ReportContext,
+    Runs,
+    Section,
+    Table,
+    estimate_row,
+    find_estimate,
+    new_figure,
+    num,
+    pct,
+    percent_axis,
+    png,
+    policy_text,
+    row_estimate,
+    yerr,
+)
+from simulators.truc.exact import CATEGORIES, fixed_order_distribution
+from simulators.truc.policies import OrderedPolicy
+
+BASE_DEALS = 400_000
+BASE_MATCHES = 20_000
+BASE_ORDERED = 200_000
+SCORE_BUCKETS = ((0, 5), (6, 8), (9, 10), (11, 11))
+DEAL_COLUMNS = ("deal_id", "dealer", "winner", "outcome", "delta_0", "delta_1", "hands_dealt",
+                "asks_nondealer", "asks_dealer", "pourri_tricks", "proposals", "bancos",
+                "counter_bancos", "points", "tricks_played")
+
+
+def _sizes(ctx: ReportContext) -> dict[str, int]:
+    return {"deals": ctx.size(BASE_DEALS, 400), "matches": ctx.size(BASE_MATCHES, 50),
+            "ordered": ctx.size(BASE_ORDERED, 400)}
+
+
+def _variant(policy, **changes):
+    """The base policy with some parameters changed (itself if it lacks them)."""
+    params = policy.get_params()
+    if not set(changes) <= set(params):
+        return policy
+    return type(policy).from_params(**{**params, **changes})
+
+
+def plan(ctx: ReportContext) -> dict[str, Experiment]:
+    """Every simulation of the report, by name (the paired arms share seed and deals)."""
+    sizes = _sizes(ctx)
+    base = ctx.policy
+    return {
+        "deals": ctx.experiment("deals", sizes["deals"]),
+        "deals_seat0_never_asks": ctx.experiment(
+            "deals", sizes["deals"], policies=(_variant(base, call_threshold=0.0), base)),
+        "deals_seat0_no_bluff": ctx.experiment(
+            "deals", sizes["deals"], policies=(_variant(base, bluff_probability=0.0), base)),
+        "ordered": ctx.experiment("deals", sizes["ordered"], policies=OrderedPolicy()),
+        "matches": ctx.experiment("matches", sizes["matches"]),
+    }
+
+
+def _deals(runs: Runs, name: str = "deals") -> pl.DataFrame:
+    return runs[name].scan("deals").select(DEAL_COLUMNS).collect().sort("deal_id")
+
+
+def _display(summary: pl.DataFrame, keys: list[str], percent: bool | str = True,
+             digits: int = 3) -> pl.DataFrame:
+    """Display text of a summary: key columns, the estimate, n."""
+    def text(r):
+        as_rate = percent if isinstance(percent, bool) else any(
+            w in r["measure"] for w in percent.split("|"))
+        return pct(row_estimate(r)) if as_rate else num(row_estimate(r), digits)
+
+    cells = [text(r) for r in summary.iter_rows(named=True)]
+    return summary.select(*keys).with_columns(pl.Series("estimate", cells, dtype=pl.String),
+                                              pl.Series("n", [f"{v:,}" for v in summary["n"]]))
+
+
+def _seat0_net(deals: pl.DataFrame) -> np.ndarray:
+    return (deals["delta_0"].cast(pl.Int16) - deals["delta_1"]).to_numpy()
+
+
+def _nondealer_net(deals: pl.DataFrame) -> np.ndarray:
+    net0 = _seat0_net(deals)
+    return np.where(deals["dealer"].to_numpy() == 0, -net0, net0)
+
+
+def _scored(deals: pl.DataFrame) -> np.ndarray:
+    return deals["outcome"].cast(pl.String).is_in(["played", "refused"]).to_numpy()
+
+
+# ---------------------------------------------------------------- a. the non-dealer's edge
+
+
+def summarize_edge(deals: pl.DataFrame, matches: pl.DataFrame) -> pl.DataFrame:
+    """Non-dealer's win rate and net points per deal; the first non-dealer's match wins."""
+    scored = _scored(deals)
+    nd_wins = (deals["winner"].to_numpy() == 1 - deals["dealer"].to_numpy())
+    first_nd_wins = matches["winner"].to_numpy() != matches["first_dealer"].to_numpy()
+    return pl.DataFrame([
+        estimate_row(stats.proportion(int(nd_wins[scored].sum()), int(scored.sum())),
+                     scope="deal", measure="non-dealer wins a scored deal"),
+        estimate_row(stats.mean(_nondealer_net(deals)), scope="deal",
+                     measure="non-dealer's net points per deal"),
+        estimate_row(stats.proportion(int(first_nd_wins.sum()), matches.height),
+                     scope="match", measure="first non-dealer wins the match"),
+    ])
+
+
+def section_edge(deals: pl.DataFrame, matches: pl.DataFrame) -> Section:
+    summary = summarize_edge(deals, matches)
+    table = _display(summary, ["scope", "measure"], "wins")
+    win = find_estimate(summary, scope="deal", measure="non-dealer wins a scored deal")
+    net = find_estimate(summary, scope="deal", measure="non-dealer's net points per deal")
+    match = find_estimate(summary, scope="match", measure="first non-dealer wins the match")
+    fig, (ax,) = new_figure(6, 3.2)
+    part = summary.filter(pl.col("measure").str.contains("wins"))
+    ax.bar(["deal (scored)", "match"], part["value"], color=["#4C72B0", "#8172B2"],
+           yerr=yerr(part["value"], part["low"], part["high"]), capsize=3)
+    ax.axhline(0.5, color="k", ls="--", lw=0.8)
+    ax.set_ylim(0.4, 0.6)
+    percent_axis(ax)
+    ax.set_ylabel("non-dealer wins")
+    findings = (
+        f"The non-dealer, who leads the first trick (TR-3), wins {pct(win)} of scored deals "
+        f"and nets {num(net, 3, signed=True)} points a deal (n={deals.height:,} deals).",
+        f"Over whole matches the deal alternates, and the player who does not deal first wins "
+        f"{pct(match)} of matches (n={matches.height:,}).",
+    )
+    return Section(
+        key="edge", title="a. The non-dealer's edge, per deal and per match (TR-3, TR-6)",
+        method="Independent deals at 0-0 and whole matches, the base policy at both seats. "
+               "Wilson intervals for rates, t for means.",
+        tables=(Table("Non-dealer's edge.", table),),
+        plot=Plot("a_edge.png", png(fig), "Non-dealer's win rate per scored deal and per "
+                  "match (the first non-dealer); bars: 95% intervals; dashes: even."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- b. the card call
+
+
+def summarize_call(deals: pl.DataFrame, never: pl.DataFrame) -> pl.DataFrame:
+    """Ask rates per role, redeals, abandoned deals; seat 0's gain from asking (paired)."""
+    n = deals.height
+    asks_nd = deals["asks_nondealer"].to_numpy()
+    asks_d = deals["asks_dealer"].to_numpy()
+    rows = [
+        estimate_row(stats.proportion(int((asks_nd > 0).sum()), n),
+                     measure="non-dealer asks for new cards (first hand)"),
+        estimate_row(stats.proportion(int((asks_d > 0).sum()), int((asks_nd > 0).sum())),
+                     measure="dealer asks too, after the non-dealer asked"),
+        estimate_row(stats.proportion(int((deals["hands_dealt"] > 1).sum()), n),
+                     measure="new hands dealt"),
+        estimate_row(stats.proportion(int((deals["outcome"] == "abandoned").sum()), n),
+                     measure="deal abandoned, stock short"),
+        estimate_row(stats.mean(deals["hands_dealt"].to_numpy()), measure="hands dealt per deal"),
+    ]
+    if not (deals["deal_id"] == never["deal_id"]).all():
+        raise ValueError("the two arms of section b must hold the same deals")
+    rows.append(estimate_row(stats.paired_difference(_seat0_net(deals), _seat0_net(never)),
+                             measure="seat 0's gain per deal from its card call vs never "
+                                     "asking"))
+    return pl.DataFrame(rows)
+
+
+def section_call(deals: pl.DataFrame, never: pl.DataFrame) -> Section:
+    summary = summarize_call(deals, never)
+    table = _display(summary, ["measure"], "asks|dealt|abandoned")
+    table = table.with_columns(pl.when(pl.col("measure") == "hands dealt per deal")
+                               .then(pl.lit(num(find_estimate(summary,
+                                                              measure="hands dealt per deal"))))
+                               .otherwise(pl.col("estimate")).alias("estimate"))
+    nd = find_estimate(summary, measure="non-dealer asks for new cards (first hand)")
+    d = find_estimate(summary, measure="dealer asks too, after the non-dealer asked")
+    gain = find_estimate(summary, measure="seat 0's gain per deal from its card call vs never "
+                                          "asking")
+    abandoned = find_estimate(summary, measure="deal abandoned, stock short")
+    fig, (ax,) = new_figure(6, 3.2)
+    rates = summary.filter(pl.col("measure").str.contains("asks"))
+    ax.bar(["non-dealer asks", "dealer asks too"], rates["value"], color="#55A868",
+           yerr=yerr(rates["value"], rates["low"], rates["high"]), capsize=3)
+    percent_axis(ax)
+    findings = (
+        f"The non-dealer asks for new cards in {pct(nd)} of deals; the dealer then asks too in "
+        f"{pct(d)} of those; {pct(abandoned, 3)} of deals are abandoned (TR-2).",
+        f"The card call is worth {num(gain, 3, signed=True)} points a deal to the player who "
+        "uses it, against the same player never asking (paired on the same deals).",
+    )
+    return Section(
+        key="call", title="b. The card call: how often, and what it is worth (TR-2)",
+        method="The deals of section a; the value arm replays the same deals with seat 0 "
+               "never asking (call_threshold 0) and seat 1 unchanged, so the difference in "
+               "seat 0's net points is paired. t intervals for means, Wilson for rates.",
+        tables=(Table(f"Card call (n={deals.height:,} deals per arm).", table),),
+        plot=Plot("b_call.png", png(fig), "Card-call rates; bars: 95% Wilson intervals."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- c. pourri and null deals
+
+
+def summarize_pourri(deals: pl.DataFrame, ordered: pl.DataFrame) -> pl.DataFrame:
+    """Pourri and null rates under the base policy; fixed-order play against the exact values."""
+    n = deals.height
+    rows = [
+        estimate_row(stats.proportion(int((deals["pourri_tricks"] > 0).sum()), n),
+                     play="base policy", measure="deal with a pourri trick", exact=None),
+        estimate_row(stats.proportion(int((deals["outcome"] == "null").sum()), n),
+                     play="base policy", measure="null deal (three pourri)", exact=None),
+    ]
+    exact = fixed_order_distribution(True, True)
+    winner, dealer = ordered["winner"].to_numpy(), ordered["dealer"].to_numpy()
+    tricks = ordered["tricks_played"].to_numpy()
+    role = np.where(winner < 0, "null", np.where(winner == dealer, "dealer", "non_dealer"))
+    for key in CATEGORIES:
+        k = int(((role == key[0]) & (tricks == key[1])).sum())
+        label = ("null deal" if key[0] == "null"
+                 else f"{key[0].replace('_', '-')} wins in {key[1]} tricks")
+        rows.append(estimate_row(stats.proportion(k, ordered.height),
+                                 play="strongest first, no proposal", measure=label,
+                                 exact=float(exact[key])))
+    return pl.DataFrame(rows)
+
+
+def section_pourri(deals: pl.DataFrame, ordered: pl.DataFrame) -> Section:
+    summary = summarize_pourri(deals, ordered)
+    table = _display(summary, ["play", "measure"], True).with_columns(
+        exact=pl.Series([("–" if v is None else f"{100 * v:.3f}%") for v in summary["exact"]],
+                        dtype=pl.String))
+    pourri = find_estimate(summary, play="base policy", measure="deal with a pourri trick")
+    null = find_estimate(summary, play="base policy", measure="null deal (three pourri)")
+    exact_null = summary.filter(pl.col("measure") == "null deal")["exact"][0]
+    fixed = summary.filter(pl.col("play") != "base policy")
+    inside = ((fixed["low"] <= fixed["exact"]) & (fixed["exact"] <= fixed["high"])).all()
+    verdict = ("matches the exact enumeration of all 18,123,840 deals within its 95% "
+               "intervals" if inside else "DOES NOT match the exact enumeration in every "
+               "category (see the table)")
+    fig, (ax,) = new_figure(7, 3.2)
+    part = summary.filter(pl.col("play") != "base policy")
+    x = np.arange(part.height)
+    ax.bar(x, part["value"], color="#4C72B0", label="engine",
+           yerr=yerr(part["value"], part["low"], part["high"]), capsize=3)
+    ax.scatter(x, part["exact"], color="k", marker="_", s=400, zorder=3, label="exact")
+    ax.set_xticks(x, [m.replace(" wins in ", "\n") for m in part["measure"]], fontsize=8)
+    percent_axis(ax)
+    ax.legend(fontsize=8)
+    findings = (
+        f"Under the base policy {pct(pourri)} of deals have a pourri trick and {pct(null, 3)} "
+        "are null (three pourri tricks, TR-3).",
+        f"With both players leading their strongest card first and never proposing, the engine "
+        f"{verdict} (null deals: exactly {100 * exact_null:.3f}%).",
+    )
+    return Section(
+        key="pourri", title="c. Pourri tricks and null deals (TR-3)",
+        method="The deals of section a, and deals where both players play strongest first "
+               "without proposals, compared with the exact distribution computed by "
+               "enumerating every pair of hands with the referee's trick rules "
+               "(simulators/truc/exact.py). Wilson intervals.",
+        tables=(Table("Pourri and null deals; exact values where known.", table),),
+        plot=Plot("c_pourri.png", png(fig), "Deal results of fixed-order play, engine (bars, "
+                  "95% intervals) vs exact (black)."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- d. proposals by score
+
+
+def _bucket(score: np.ndarray) -> np.ndarray:
+    out = np.empty(score.shape, dtype=object)
+    for low, high in SCORE_BUCKETS:
+        out[(score >= low) & (score <= high)] = f"{low}-{high}" if low != high else str(low)
+    return out
+
+
+def summarize_proposals(match_deals: pl.DataFrame) -> pl.DataFrame:
+    """Per bucket of the leading score: proposals, refusals, bancos and counter-bancos."""
+    top = np.maximum(match_deals["score_0"].to_numpy(), match_deals["score_1"].to_numpy())
+    bucket = _bucket(top)
+    proposals = match_deals["proposals"].to_numpy()
+    refused = (match_deals["outcome"] == "refused").to_numpy()
+    rows = []
+    for low, high in SCORE_BUCKETS:
+        name = f"{low}-{high}" if low != high else str(low)
+        keep = bucket == name
+        n = int(keep.sum())
+        made = int(proposals[keep].sum())
+        rows += [
+            estimate_row(stats.proportion(int((proposals[keep] > 0).sum()), n), score=name,
+                         measure="deal with a proposal"),
+            estimate_row(stats.proportion(made - int(refused[keep].sum()), made), score=name,
+                         measure="proposal accepted"),
+            estimate_row(stats.proportion(int((match_deals["bancos"].to_numpy()[keep] > 0)
+                                              .sum()), n), score=name,
+                         measure="deal with a banco"),
+            estimate_row(stats.proportion(int((match_deals["counter_bancos"].to_numpy()[keep]
+                                               > 0).sum()), n), score=name,
+                         measure="deal with a counter-banco"),
+        ]
+    return pl.DataFrame(rows)
+
+
+def section_proposals(match_deals: pl.DataFrame) -> Section:
+    summary = summarize_proposals(match_deals)
+    table = (summary.with_columns(cell=pl.Series([pct(row_estimate(r), 2) for r in
+                                                  summary.iter_rows(named=True)]))
+             .pivot(on="measure", index="score", values="cell"))
+    low = find_estimate(summary, score="0-5", measure="deal with a proposal")
+    acc = find_estimate(summary, score="0-5", measure="proposal accepted")
+    banco = find_estimate(summary, score="11", measure="deal with a banco")
+    banco9 = find_estimate(summary, score="9-10", measure="deal with a banco")
+    fig, axes = new_figure(8, 3.2, ncols=2)
+    for ax, measure in zip(axes, ("proposal accepted", "deal with a banco"), strict=True):
+        part = summary.filter(pl.col("measure") == measure)
+        ax.bar(part["score"], part["value"], color="#C44E52",
+               yerr=yerr(part["value"], part["low"], part["high"]), capsize=3)
+        ax.set_title(measure)
+        ax.set_xlabel("leading manche score")
+        percent_axis(ax)
+    findings = (
+        f"Early in a manche (leading score 0-5) someone proposes in {pct(low)} of deals and "
+        f"{pct(acc)} of proposals are accepted.",
+        f"Bancos (TR-5) appear in {pct(banco9)} of deals when the leader has 9-10 points and "
+        f"{pct(banco)} at 11.",
+    )
+    return Section(
+        key="proposals", title="d. Proposals, acceptances and bancos by score (TR-4, TR-5)",
+        method="Every deal of whole matches, grouped by the higher of the two manche scores "
+               "before the deal. 'Accepted' counts proposals not refused (a refusal ends the "
+               "deal, so each refused deal holds exactly one). Wilson intervals.",
+        tables=(Table(f"By leading score (n={match_deals.height:,} deals).", table),),
+        plot=Plot("d_proposals.png", png(fig), "Acceptance and banco rates by leading score; "
+                  "bars: 95% intervals."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- e. bluffing
+
+
+def summarize_bluff(deals: pl.DataFrame, no_bluff: pl.DataFrame) -> pl.DataFrame:
+    """Seat 0's gain from bluffing, paired on the same deals."""
+    if not (deals["deal_id"] == no_bluff["deal_id"]).all():
+        raise ValueError("the two arms of section e must hold the same deals")
+    a, b = _seat0_net(deals), _seat0_net(no_bluff)
+    return pl.DataFrame([
+        estimate_row(stats.paired_difference(a, b), measure="gain per deal, paired"),
+        estimate_row(stats.unpaired_difference(a, b), measure="same gain, unpaired interval"),
+        estimate_row(stats.mean(b), measure="seat 0 net per deal without bluffing"),
+    ])
+
+
+def section_bluff(deals: pl.DataFrame, no_bluff: pl.DataFrame, base) -> Section:
+    summary = summarize_bluff(deals, no_bluff)
+    table = _display(summary, ["measure"], False)
+    gain = find_estimate(summary, measure="gain per deal, paired")
+    unpaired = find_estimate(summary, measure="same gain, unpaired interval")
+    fig, (ax,) = new_figure(6, 3.2)
+    part = summary.filter(pl.col("measure").str.contains("gain"))
+    ax.errorbar([0, 1], part["value"], yerr=yerr(part["value"], part["low"], part["high"]),
+                fmt="o", capsize=4)
+    ax.set_xticks([0, 1], ["paired", "unpaired"])
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_ylabel("points per deal")
+    bluff = base.get_params().get("bluff_probability", "?")
+    findings = (
+        f"Bluffing (proposing with a weak hand with probability {bluff}) is worth "
+        f"{num(gain, 3, signed=True)} points a deal against the same player never bluffing, "
+        "the opponent unchanged.",
+        f"Pairing on the same deals narrows the interval from {num(unpaired, 3, signed=True)} "
+        "(unpaired).",
+    )
+    return Section(
+        key="bluff", title="e. The value of bluffing (TR-4)",
+        method="Two arms on the same deals and noise: both seats play the base policy, or "
+               "seat 0 plays it with bluff_probability 0. The difference in seat 0's net "
+               "points is paired. t intervals.",
+        tables=(Table(f"Bluffing (n={deals.height:,} deals per arm).", table),),
+        plot=Plot("e_bluff.png", png(fig), "Seat 0's gain from bluffing; bars: 95% t "
+                  "intervals, paired and unpaired."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- f. match length
+
+
+def summarize_length(matches: pl.DataFrame, manches: pl.DataFrame) -> pl.DataFrame:
+    """Deals per match and per manche, quantiles, and how often a match goes to three."""
+    deals = matches["deals"].to_numpy()
+    rows = [estimate_row(stats.mean(deals), measure="deals per match"),
+            estimate_row(stats.mean(manches["deals"].to_numpy()), measure="deals per manche")]
+    for q in (0.1, 0.5, 0.9):
+        value = float(np.quantile(deals, q))
+        rows.append({"measure": f"deals per match, {int(q * 100)}th percentile", "value": value,
+                     "low": value, "high": value, "n": len(deals)})
+    three = (matches["manches_0"] + matches["manches_1"] == 3).to_numpy()
+    rows.append(estimate_row(stats.proportion(int(three.sum()), len(three)),
+                             measure="match goes to a third manche"))
+    return pl.DataFrame(rows)
+
+
+def section_length(matches: pl.DataFrame, manches: pl.DataFrame) -> Section:
+    summary = summarize_length(matches, manches)
+    cells = []
+    for r in summary.iter_rows(named=True):
+        if "percentile" in r["measure"]:
+            cells.append(f"{r['value']:g}")
+        elif "third" in r["measure"]:
+            cells.append(pct(row_estimate(r)))
+        else:
+            cells.append(num(row_estimate(r), 2))
+    table = summary.select("measure").with_columns(pl.Series("estimate", cells),
+                                                   pl.Series("n", [f"{v:,}"
+                                                                   for v in summary["n"]]))
+    per_match = find_estimate(summary, measure="deals per match")
+    three = find_estimate(summary, measure="match goes to a third manche")
+    fig, (ax,) = new_figure(6, 3.2)
+    ax.hist(matches["deals"].to_numpy(), bins=40, color="#55A868")
+    ax.set_xlabel("deals per match")
+    ax.set_ylabel("matches")
+    findings = (
+        f"A match lasts {num(per_match, 1)} deals (n={matches.height:,} matches).",
+        f"{pct(three)} of matches go to a third manche.",
+    )
+    return Section(
+        key="length", title="f. Match length (TR-6)",
+        method="Whole matches: manches to 12, two manches won, the deal alternating; null "
+               "and abandoned deals count as deals. t intervals for means, Wilson for rates.",
+        tables=(Table("Match length.", table),),
+        plot=Plot("f_length.png", png(fig), f"Deals per match, n={matches.height:,}."),
+        findings=findings, summary=summary)
+
+
+# ---------------------------------------------------------------- the report
+
+
+def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str, str]]:
+    """The run-settings rows."""
+    sizes = _sizes(ctx)
+    base = ctx.policy
+    return [
+        ("policy (both seats)", policy_text(ctx.base.game, base)),
+        ("section b's arm (seat 0)", policy_text(ctx.base.game,
+                                                 _variant(base, call_threshold=0.0))),
+        ("section e's arm (seat 0)", policy_text(ctx.base.game,
+                                                 _variant(base, bluff_probability=0.0))),
+        ("rules", str(ctx.base.config)),
+        ("seed", str(ctx.seed)), ("scale", f"{ctx.scale:g}"),
+        ("deals per arm (a-e)", f"{sizes['deals']:,}"),
+        ("fixed-order deals (c)", f"{sizes['ordered']:,}"),
+        ("matches (a, d, f)", f"{sizes['matches']:,}"),
+    ]
+
+
+def _match_deals(runs: Runs) -> pl.DataFrame:
+    return runs["matches"].scan("deals").select(
+        "match_id", "score_0", "score_1", "proposals", "outcome", "bancos",
+        "counter_bancos").collect()
+
+
+REPORT = Report(
+    title="Truc: balance report",
+    intro=(
+        "Monte Carlo estimates from the tapisvert Truc engine under the rulings TR-1..TR-6, "
+        "with the heuristic policy at both seats; every engine deal can be replayed move by "
+        "move by the independent referee.",
+        "Every number comes with a 95% interval (Wilson for rates, Student t for means) and its "
+        "sample size. The numbers describe this policy playing against itself; the exact "
+        "equilibrium of one deal is in docs/truc_solver.md.",
+    ),
+    plan=plan,
+    sections=(
+        lambda runs, ctx: section_edge(_deals(runs), runs["matches"].table("matches")),
+        lambda runs, ctx: section_call(_deals(runs), _deals(runs, "deals_seat0_never_asks")),
+        lambda runs, ctx: section_pourri(_deals(runs), _deals(runs, "ordered")),
+        lambda runs, ctx: section_proposals(_match_deals(runs)),
+        lambda runs, ctx: section_bluff(_deals(runs), _deals(runs, "deals_seat0_no_bluff"),
+                                        ctx.policy),
+        lambda runs, ctx: section_length(runs["matches"].table("matches"),
+                                         runs["matches"].table("manches")),
+    ),
+    settings=settings,
+)
