@@ -424,6 +424,8 @@ def cmd_report(args: argparse.Namespace) -> str:
         raise UsageError(f"--out-dir parent does not exist: {str(args.out_dir.parent)!r}")
     if args.n_jobs == 0:
         raise UsageError("--n-jobs must not be 0 (use 1, 2, … or -1 for all cores)")
+    if args.game == "all" and args.config is not None:
+        raise UsageError("--config applies to one game's report, not to 'all'")
 
     def progress(message: str) -> None:
         if not args.quiet:

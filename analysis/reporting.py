@@ -362,14 +362,17 @@ def write_files(out_dir: Path, files: Mapping[str, bytes | str], *,
     """Write ``files`` (name -> content) into ``out_dir``, and figures into a subdirectory.
 
     Everything is staged in a temporary directory inside ``out_dir``, then
-    each file moves into place with ``os.replace``. On failure, remove
-    the staging area and every directory this call created, and re-raise.
+    each file moves into place with ``os.replace``. On failure, put back the
+    files it replaced, remove the ones it added, the staging area and every
+    directory this call created, and re-raise.
     """
     out_dir = Path(out_dir)
     created_top = _make_dirs(out_dir)
     fig_dir = out_dir / figures[0] if figures else None
     fig_dir_created = False
     staging = None
+    moved: list[str] = []
+    previous: list[str] = []
     try:
         staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=".report.", suffix=".tmp"))
         plots = figures[1] if figures else ()
@@ -383,9 +386,17 @@ def write_files(out_dir: Path, files: Mapping[str, bytes | str], *,
             fig_dir_created = True
         for plot in plots:
             os.replace(staging / plot.name, fig_dir / plot.name)
-        for name in files:
+        for name in files:  # an older file is kept aside until every new one is in place
+            if (out_dir / name).exists():
+                os.replace(out_dir / name, staging / f"previous-{name}")
+                previous.append(name)
             os.replace(staging / name, out_dir / name)
+            moved.append(name)
     except BaseException:
+        for name in moved:
+            (out_dir / name).unlink(missing_ok=True)
+        for name in previous:
+            os.replace(staging / f"previous-{name}", out_dir / name)
         if fig_dir_created:
             shutil.rmtree(fig_dir, ignore_errors=True)
         if created_top is not None:
@@ -463,6 +474,10 @@ def _build(game: Game | str, out_dir: str | Path, *, scale: float, seed: int, n_
     _check_scale_seed(scale, seed)
     out_dir = Path(out_dir)
     check_out_dir(out_dir)
+    figures = out_dir / f"{game.slug}_figures"
+    if figures.exists() and not figures.is_dir():
+        raise NotADirectoryError(f"a file is in the way of the figures directory: "
+                                 f"{str(figures)!r}")
     say = progress if progress is not None else (lambda _message: None)
     ctx = ReportContext(base_experiment(game, int(seed), config), float(scale), int(seed))
     plan = dict(report.plan(ctx))  # every experiment validated before any work

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -29,9 +31,10 @@ import polars as pl
 
 from analysis import stats
 from analysis.compare import sweep
-from analysis.experiment import Experiment, PolicySpec
-from analysis.summaries import bianco_mano_rates
+from analysis.experiment import Experiment
+from analysis.summaries import evaluate
 from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
+from simulators.bianco_mano.metrics import DEAL_METRICS
 
 N = 20_000  # deals per run
 SEED = 2026
@@ -76,12 +79,13 @@ plt.show()
 
 # %% [markdown]
 # ## Contract success by player count
-# `bianco_mano_rates` returns a tidy table of rates with Wilson intervals.
+# The game declares its headline rates as polars expressions (`DEAL_METRICS`);
+# `evaluate` turns them into a tidy table with Wilson intervals.
 
 # %%
 rates = pl.concat([
-    bianco_mano_rates(simulate_deals(BiancoManoConfig(n_players=p), HeuristicPolicy(), N,
-                                     seed=SEED).table).with_columns(players=pl.lit(p))
+    evaluate(DEAL_METRICS, simulate_deals(BiancoManoConfig(n_players=p), HeuristicPolicy(), N,
+                                          seed=SEED).table).with_columns(players=pl.lit(p))
     for p in (3, 4, 5)
 ])
 success = rates.filter(pl.col("metric").is_in(["take_rate", "contract_success"]))
@@ -137,8 +141,7 @@ plt.show()
 # (Holm correction).
 
 # %%
-base = Experiment(options={"n_players": 4}, size=N // 2, seed=SEED,
-                  policies=(PolicySpec("heuristic"),))
+base = Experiment("bianco-mano", {"n_players": 4}, HeuristicPolicy(), size=N // 2, seed=SEED)
 grid = sweep(base, {"take_threshold": [3.0, 4.0, 5.0], "lead_trump_min": [2, 3, 9]},
              seats=(0, 2), progress=False)
 grid.select("param_take_threshold", "param_lead_trump_min", "take_rate", "score",

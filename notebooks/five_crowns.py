@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -115,8 +117,8 @@ solitaire["hands_closed"].value_counts().sort("hands_closed")
 # rounds; `score` is seat 0's minus penalty per round (higher is better).
 
 # %%
-base = Experiment(game="five-crowns", unit="rounds", size=200, seed=SEED,
-                  options={"n_players": 3, "round_no": 8})
+base = Experiment("five-crowns", {"n_players": 3, "round_no": 8}, unit="rounds", size=200,
+                  seed=SEED)
 grid = sweep(base, {"take_margin": [0.0, 5.0, 15.0], "tie_break": [0, 2]}, seats=(0,),
              progress=False)
 grid.select("param_take_margin", "param_tie_break", "score", "score_low", "score_high",

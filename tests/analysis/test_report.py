@@ -1,11 +1,16 @@
 """The Bianco Mano report: a self-contained HTML file, its Markdown twin, atomic writes,
-and one of its numbers recomputed from the engine directly."""
+resume after SIGKILL, and one of its numbers recomputed from the engine directly."""
 
 from __future__ import annotations
 
 import base64
 import io
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -13,8 +18,15 @@ import matplotlib.image as mpimg
 import polars as pl
 import pytest
 
-from analysis.report import FIGURE_DIR, build_bianco_mano_report, report_sizes
+from analysis import reporting
+from analysis.reporting import build_report
 from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
+
+FIGURE_DIR = "bianco_mano_figures"
+
+
+def build_bianco_mano_report(out_dir, **settings):
+    return build_report("bianco-mano", out_dir, **settings)
 
 SCALE = 0.02
 SEED = 7
@@ -115,7 +127,7 @@ def test_bonus_rescues_match_a_direct_recount(report):
     assert None not in found
     counts = {int(m.group(1).replace(",", "")) for m in found}
     assert len(counts) == 1
-    n = report_sizes(SCALE).deals
+    n = max(200, round(1_000_000 * SCALE))
     off = simulate_deals(BiancoManoConfig(n_players=4), HeuristicPolicy(), n, SEED).table
     on = simulate_deals(BiancoManoConfig(n_players=4, bianco_mano=True),
                         HeuristicPolicy(bonus_discount=0.0), n, SEED).table
@@ -136,16 +148,65 @@ def test_out_dir_that_is_a_file_raises_and_writes_nothing(tmp_path):
     assert _listing(tmp_path) == before
 
 
-def test_failure_while_writing_leaves_nothing_new(tmp_path):
-    """A file where the figures directory should go: the write fails after all the work,
-    and neither report file nor any temporary file appears."""
+def test_blocked_figures_directory_is_refused_before_any_work(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / FIGURE_DIR).write_text("in the way")
     before = _listing(tmp_path)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="bianco_mano_figures"):
         build_bianco_mano_report(out, scale=0.002, seed=SEED)
     assert _listing(tmp_path) == before
+
+
+def test_failure_while_writing_leaves_no_report_file(tmp_path, monkeypatch):
+    """The last rename fails after all the work: no report file and no temporary file
+    appear; only the hidden run directories stay, for the next attempt to resume."""
+    out = tmp_path / "out"
+    real_replace = os.replace
+
+    def failing(src, dst):
+        if str(dst).endswith(".html"):
+            raise OSError("disk full")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(reporting.os, "replace", failing)
+    with pytest.raises(OSError, match="disk full"):
+        build_bianco_mano_report(out, scale=0.002, seed=SEED)
+    left = {p.name for p in out.iterdir()} if out.exists() else set()
+    assert left <= {".bianco_mano_runs"}
+
+
+def _report_cli(out: Path, n_jobs: int) -> list[str]:
+    return [sys.executable, "-m", "analysis.cli", "report", "bianco-mano", "--scale",
+            str(SCALE), "--seed", str(SEED), "--out-dir", str(out), "--n-jobs", str(n_jobs),
+            "--quiet"]
+
+
+def _numbers(markdown: str) -> str:
+    return "\n".join(line for line in markdown.splitlines() if "simulation time" not in line)
+
+
+def test_report_killed_with_sigkill_resumes_to_the_same_numbers(tmp_path, report):
+    """`tapisvert report bianco-mano --n-jobs 2` killed mid-run, then run again."""
+    out = tmp_path / "killed"
+    runs = out / ".bianco_mano_runs"
+    proc = subprocess.Popen(_report_cli(out, 2), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 180
+    while len(list(runs.glob("*/deals/part-*.parquet"))) < 4:
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+        assert time.monotonic() < deadline, "no run finished in time"
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (out / "bianco_mano.md").exists(), "the kill should land mid-run"
+    kept = list(runs.glob("*/deals/part-*.parquet"))
+    done = subprocess.run(_report_cli(out, 2), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert kept, "the resumed report reused finished chunks"
+    assert not runs.exists(), "runs are removed once the report is written"
+    resumed = (out / "bianco_mano.md").read_text(encoding="utf-8")
+    assert _numbers(resumed) == _numbers(report["markdown"])  # uninterrupted, one process
 
 
 def test_bad_scale_is_rejected_before_any_work(tmp_path):

@@ -9,7 +9,7 @@ from polars.testing import assert_frame_equal
 
 from analysis.cli import main
 from analysis.experiment import Experiment
-from analysis.five_crowns_report import build_five_crowns_report
+from analysis.reporting import build_report
 from analysis.runner import run
 
 
@@ -28,9 +28,11 @@ def test_simulate_rounds_games_and_solitaire_from_the_cli(capsys):
     (["simulate", "five-crowns", "--option", "first_round=0"], "first_round must be"),
     (["simulate", "five-crowns", "--deals", "10"], "unit must be one of"),
     (["simulate", "five-crowns", "--solitaire", "5", "--policy", "heuristic"],
-     "needs one solitaire policy"),
-    (["simulate", "five-crowns", "--policy", "solitaire"], "plays only the solitaire unit"),
-    (["odds", "five-crowns", "--hand", "3H", "--turned", "4H"], "odds is available for bianco"),
+     "cannot play five-crowns solitaire: it lacks place"),
+    (["simulate", "five-crowns", "--policy", "solitaire"],
+     "cannot play five-crowns rounds: it lacks draw"),
+    (["odds", "five-crowns", "--hand", "3H", "--turned", "4H"],
+     "odds is not available for five-crowns"),
 ])
 def test_five_crowns_bad_input_exits_2(capsys, argv, message):
     assert main(argv) == 2
@@ -39,8 +41,8 @@ def test_five_crowns_bad_input_exits_2(capsys, argv, message):
 
 
 def test_runner_is_chunk_and_job_independent_for_rounds(tmp_path):
-    exp = Experiment(game="five-crowns", unit="rounds", size=400, seed=3,
-                     options={"n_players": 5, "round_no": 10})
+    exp = Experiment("five-crowns", {"n_players": 5, "round_no": 10}, unit="rounds", size=400,
+                     seed=3)
     one = run(exp, tmp_path / "a", chunk_size=400, progress=False)
     two = run(exp, tmp_path / "b", chunk_size=130, n_jobs=2, progress=False)
     assert_frame_equal(one.table("rounds"), two.table("rounds"))
@@ -51,6 +53,7 @@ def test_compare_two_heuristics_on_the_same_rounds(capsys):
                  "--players", "3", "--a-param", "take_margin=30"]) == 0
     out = capsys.readouterr().out
     assert "A - B paired" in out and "Score per round of seats 0" in out
+    assert "minus the penalty points of the round" in out  # what the score means
 
 
 class _Images(html.parser.HTMLParser):
@@ -64,7 +67,7 @@ class _Images(html.parser.HTMLParser):
 
 
 def test_report_is_self_contained_and_states_sample_sizes(tmp_path):
-    paths = build_five_crowns_report(tmp_path / "rep", scale=0.02)
+    paths = build_report("five-crowns", tmp_path / "rep", scale=0.02, n_jobs=2)
     page = paths["html"].read_text()
     parser = _Images()
     parser.feed(page)

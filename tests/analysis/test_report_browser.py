@@ -1,7 +1,7 @@
 """The report in a real headless browser (Chromium), when one is installed.
 
 CI installs Debian's chromium when it can (.ci/run); elsewhere this test is
-skipped and tests/test_report.py's parser checks still hold the line.
+skipped and tests/analysis/test_report.py's parser checks still hold the line.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 from matplotlib import image
 
-from analysis.report import build_bianco_mano_report
+from analysis.reporting import build_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
 def test_report_renders_in_headless_chromium(tmp_path):
-    paths = build_bianco_mano_report(tmp_path / "rep", scale=0.01)
+    paths = build_report("bianco-mano", tmp_path / "rep", scale=0.01)
     shot = tmp_path / "shot.png"
     result = subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.odds import bianco_mano_odds
+from analysis.experiment import Experiment
+from analysis.odds import odds
 from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, RandomPolicy
 from simulators.bianco_mano.dealing import DealConstraintError, Situation, play_situation
+from simulators.bianco_mano.game import OddsQuestion
 from simulators.bianco_mano.rules import parse_cards
 from simulators.core import bits
 
@@ -30,9 +32,9 @@ def test_bidder_holds_exactly_the_situation(n_players, position, hand, turned):
 
 def test_turn_comes_with_the_exact_probability_of_earlier_passes():
     """Two random bidders before (take probability 0.5 each): the turn comes 1/4 of the time."""
-    situation = Situation(4, 2, "1R 7B 3B 8V 2J", "4R")
-    table = bianco_mano_odds(BiancoManoConfig(), RandomPolicy(), situation, n_deals=5_000,
-                             seed=3)
+    experiment = Experiment(config=BiancoManoConfig(), policies=RandomPolicy(), size=5_000,
+                            seed=3)
+    table = odds(experiment, OddsQuestion(hand="1R 7B 3B 8V 2J", turned="4R", position=2))
     row = table.filter(table["metric"] == "P(bidder's turn comes)").row(0, named=True)
     assert row["low"] <= 0.25 <= row["high"] and row["n"] >= 20_000
 

@@ -13,13 +13,18 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analysis.experiment import Experiment, PolicySpec
+from analysis import summaries
+from analysis.experiment import Experiment
 from analysis.runner import load, run, run_until
-from analysis.summaries import bianco_mano_rate
+from simulators.bianco_mano.metrics import DEAL_METRICS
 
-DEALS = Experiment(options={"n_players": 4, "bianco_mano": True}, size=30_000, seed=11)
-GAMES = Experiment(options={"n_players": 5}, unit="games", size=300, seed=12,
-                   policies=(PolicySpec("random"),))
+DEALS = Experiment.create(options={"n_players": 4, "bianco_mano": True}, size=30_000, seed=11)
+GAMES = Experiment.create(options={"n_players": 5}, unit="games", size=300, seed=12,
+                          policies="random")
+
+
+def bianco_mano_rate(deals, metric):
+    return summaries.estimate(DEAL_METRICS, deals, metric)
 
 
 @pytest.mark.parametrize("experiment, chunks", [(DEALS, (30_000, 7_000)), (GAMES, (300, 70))],
@@ -75,7 +80,7 @@ def test_resume_after_sigkill_keeps_chunks_and_matches_uninterrupted(tmp_path):
     assert resumed.manifest["complete"]
     assert resumed.manifest["sessions"][-1]["chunks_run"] == 30 - len(kept)
     assert not list((out / "deals").glob(".*.tmp"))
-    reference = run(Experiment(size=600_000, seed=5), tmp_path / "clean", chunk_size=20_000,
+    reference = run(Experiment.create(size=600_000, seed=5), tmp_path / "clean", chunk_size=20_000,
                     n_jobs=2, progress=False)
     assert_frame_equal(resumed.table(), reference.table())
     assert resumed.table()["deal_id"].to_list() == list(range(600_000))
@@ -83,7 +88,7 @@ def test_resume_after_sigkill_keeps_chunks_and_matches_uninterrupted(tmp_path):
 
 def test_sequential_mode_stops_at_precision(tmp_path):
     """Contract success within +-1 point: stops early, on a prefix of the deals."""
-    budget = Experiment(size=400_000, seed=3)
+    budget = Experiment.create(size=400_000, seed=3)
     result = run_until(budget, tmp_path / "seq",
                        lambda r: bianco_mano_rate(r.scan(), "contract_success"), 0.01,
                        chunk_size=10_000, progress=False)
@@ -93,7 +98,7 @@ def test_sequential_mode_stops_at_precision(tmp_path):
     assert (est.high - est.low) / 2 <= 0.01
     n = result.manifest["units_done"]
     assert n < 400_000 and result.table()["deal_id"].to_list() == list(range(n))
-    full = run(Experiment(size=n, seed=3), tmp_path / "fixed", chunk_size=n, progress=False)
+    full = run(Experiment.create(size=n, seed=3), tmp_path / "fixed", chunk_size=n, progress=False)
     assert_frame_equal(result.table(), full.table())
 
 
@@ -115,13 +120,14 @@ def test_experiment_toml_round_trip_and_errors(tmp_path):
                     '[options]\nn_players = 3\nbianco_mano = true\n'
                     '[[policies]]\nname = "heuristic"\nparams = { take_threshold = 4.5 }\n')
     exp = Experiment.from_toml(path)
-    assert exp.config().n_players == 3 and exp.build_policies().take_threshold == 4.5
+    assert exp.config.n_players == 3 and exp.policies[0].take_threshold == 4.5
     assert Experiment.from_dict(exp.to_dict()) == exp
+    assert exp.to_dict()["options"]["bianco_mano"] is True  # every option, spelled out
     for text, message in [
         ('game = "poker"', "unknown game 'poker'"),
         ('sise = 3', "unknown experiment key"),
         ('[options]\nn_players = 7', "n_players must be 3, 4 or 5"),
-        ('[options]\nbonus = true', "unknown rule option"),
+        ('[options]\nbonus = true', r"unknown rule option\(s\) for bianco-mano: bonus"),
         ('policies = [{name = "heuristic"}, {name = "random"}]', "give one policy or 4"),
         ('[[policies]]\nname = "heuristic"\nparams = { x = 1 }', "has no parameter 'x'"),
         ('unit = "rounds"', "unit must be one of"),
