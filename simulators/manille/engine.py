@@ -187,8 +187,14 @@ def _deal_hands(config: R.ManilleConfig, deck: np.ndarray, cut: np.ndarray) -> n
     n_rows = len(deck)
     windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([deck, deck], 1), 32, 1)
     post = windows[np.arange(n_rows), cut]  # the top `cut` cards go to the bottom
-    card_bit = bits.card_bits(post)
-    return np.bitwise_or.reduce(card_bit[:, turn_order_positions(config.packets)], axis=2)
+    card_bit = np.ascontiguousarray(bits.card_bits(post).T)  # (32, N): one row per deck position
+    hands = np.empty((R.N_SEATS, n_rows), dtype=U32)
+    for position, slots in enumerate(turn_order_positions(config.packets)):
+        hand = card_bit[slots[0]].copy()
+        for slot in slots[1:]:
+            hand |= card_bit[slot]
+        hands[position] = hand
+    return np.ascontiguousarray(hands.T)
 
 
 def _choose_trump(config, dispatch, units, hands, dealer, noise_at):

@@ -110,11 +110,15 @@ def masters(hand: np.ndarray, unseen: np.ndarray) -> np.ndarray:
 
 def longest_suit(hand: np.ndarray, exclude: np.ndarray) -> np.ndarray:
     """Mask of each hand's longest suit other than ``exclude`` (a trump 0..4), ties to the lower."""
-    lengths = np.zeros((R.N_SUITS + 1, len(hand)), dtype=I8)  # row 4: sans atout, no suit
+    best = np.zeros_like(hand)
+    best_len = np.full(len(hand), -1, dtype=I8)
     for suit in range(R.N_SUITS):
-        lengths[suit] = bits.popcount(hand & SUIT_MASK[suit])
-    lengths[np.asarray(exclude, dtype=np.intp), np.arange(len(hand))] = -1
-    return hand & SUIT_MASK[np.argmax(lengths[:R.N_SUITS], axis=0)]
+        cards = hand & SUIT_MASK[suit]
+        length = np.where(exclude == suit, I8(-1), bits.popcount(cards).astype(I8))
+        longer = length > best_len
+        best = np.where(longer, cards, best)
+        best_len = np.maximum(length, best_len)
+    return best
 
 
 @dataclass(frozen=True)
