@@ -93,8 +93,8 @@ def _down(p, weight_t, player, child_start, n_children, entry_start, entry_count
 
 
 @_jit
-def _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type, weight, sign,
-                    reach, value):
+def _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type, entry_sign,
+                    weight, sign, reach, value):
     """Counterfactual values of player p's entries at terminal n."""
     q = 1 - p
     sp, sq = entry_start[n, p], entry_start[n, q]
@@ -103,7 +103,7 @@ def _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type
         ti = entry_type[sp + i]
         acc = 0.0
         for j in range(entry_count[n, q]):
-            rq = reach[sq + j]
+            rq = reach[sq + j] * entry_sign[sq + j]
             if rq == 0.0:
                 continue
             tj = entry_type[sq + j]
@@ -116,12 +116,13 @@ def _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type
                 if showdown[n]:
                     w *= sign[tj, ti]
             acc += w * rq
-        value[sp + i] = u * acc
+        value[sp + i] = u * entry_sign[sp + i] * acc
 
 
 @_jit
 def _values(p, mode, player, child_start, n_children, payoff, showdown, entry_start,
-            entry_count, entry_type, entry_parent, weight, sign, reach, sigma, value, regret):
+            entry_count, entry_type, entry_parent, entry_sign, weight, sign, reach, sigma, value,
+            regret):
     """Bottom-up counterfactual values of player p (children before parents).
 
     mode 0: p follows ``sigma``; mode 1: p best-responds; mode 2: as 0 and
@@ -132,7 +133,7 @@ def _values(p, mode, player, child_start, n_children, payoff, showdown, entry_st
         sp, kp = entry_start[n, p], entry_count[n, p]
         if a < 0:
             _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type,
-                            weight, sign, reach, value)
+                            entry_sign, weight, sign, reach, value)
             continue
         c0, c1 = child_start[n], child_start[n] + n_children[n]
         if a != p:
@@ -200,7 +201,7 @@ def _down_args(tree: PublicTree):
 def _value_args(tree: PublicTree):
     return (tree.player, tree.child_start, tree.n_children, tree.payoff, tree.showdown,
             tree.entry_start, tree.entry_count, tree.entry_type, tree.entry_parent,
-            tree.weight, tree.sign)
+            tree.entry_sign, tree.weight, tree.sign)
 
 
 def _scratch(tree: PublicTree) -> np.ndarray:

@@ -42,7 +42,7 @@ from simulators.truc.solver.tree import TERMINAL, PublicTree
 PASS, PROPOSE, REFUSE, ACCEPT, COUNTER = 0, 1, 2, 3, 4
 PLAY = 5  # PLAY + r plays rank r
 # Node kinds (DealTree.kind)
-K_PROPOSE, K_ANSWER, K_REPLY, K_CARD, K_END = 0, 1, 2, 3, 4
+K_PROPOSE, K_ANSWER, K_REPLY, K_CARD, K_END, K_FINAL = 0, 1, 2, 3, 4, 5
 RANK_CODES = ("7", "8", "A", "R", "D", "V", "10", "9")
 
 
@@ -180,44 +180,52 @@ def _multisets(spec: DealSpec):
 def build_deal_tree(spec: DealSpec = DealSpec()) -> DealTree:
     """The public tree of one deal (breadth-first; see the module docstring)."""
     ids, lists, sizes, position = _multisets(spec)
-    cols = _walk(spec, ids)
-    player, parent, action, payoff, kind, slot, stake, pending, ms0, ms1 = (
-        np.asarray(c) for c in cols)
+    cols = {k: np.asarray(v) for k, v in _walk(spec, ids).items()}
+    player, parent = cols["player"], cols["parent"].astype(np.int32)
     n = len(player)
-    child_start = np.zeros(n, dtype=np.int32)
     n_children = np.zeros(n, dtype=np.int32)
     np.add.at(n_children, parent[1:], 1)
     first = np.full(n, n, dtype=np.int64)
     np.minimum.at(first, parent[1:], np.arange(1, n))
-    child_start[:] = np.where(n_children > 0, first, 0)
-    ms = np.stack([ms0, ms1], axis=1).astype(np.int32)
+    child_start = np.where(n_children > 0, first, 0).astype(np.int32)
+    ms = np.stack([cols["ms0"], cols["ms1"]], axis=1).astype(np.int32)
     entry_count = sizes[ms].astype(np.int32)
-    entry_start = np.zeros((n, 2), dtype=np.int64)
     flat = entry_count.ravel().astype(np.int64)
+    entry_start = np.zeros((n, 2), dtype=np.int64)
     entry_start.ravel()[1:] = np.cumsum(flat)[:-1]
-    entry_type, entry_parent = _entries(parent.astype(np.int32), ms, entry_start, entry_count,
-                                        lists, position, int(flat.sum()))
+    counts = _type_counts(spec)
+    ms_counts = np.zeros((len(ids), spec.n_ranks), dtype=np.int8)
+    for played, m in ids.items():
+        for r in played:
+            ms_counts[m, r] += 1
+    entry_type, entry_parent, entry_sign = _entries(
+        parent, ms, entry_start, entry_count, lists, position, int(flat.sum()),
+        cols["final_actor"].astype(np.int8), cols["final_table"].astype(np.int8),
+        cols["fallback"].astype(np.int8), counts, ms_counts)
     type_names = tuple(" ".join(RANK_CODES[r] for r in t) for t in spec.types())
     names = ("pass", "propose", "refuse", "accept", "counter") + tuple(
         f"play {RANK_CODES[r]}" for r in range(spec.n_ranks))
     tree = PublicTree(
-        player=player.astype(np.int8), parent=parent.astype(np.int32),
-        child_start=child_start, n_children=n_children, action=action.astype(np.int16),
-        payoff=payoff.astype(np.float64), showdown=np.zeros(n, dtype=bool),
+        player=player.astype(np.int8), parent=parent, child_start=child_start,
+        n_children=n_children, action=cols["action"].astype(np.int16),
+        payoff=cols["payoff"].astype(np.float64), showdown=np.zeros(n, dtype=bool),
         entry_start=entry_start, entry_count=entry_count, entry_type=entry_type,
-        entry_parent=entry_parent, weight=deal_weights(spec),
+        entry_parent=entry_parent, entry_sign=entry_sign, weight=deal_weights(spec),
         sign=np.zeros((len(type_names), len(type_names))), action_names=names,
         type_names=(type_names, type_names))
-    return DealTree(spec=spec, tree=tree, kind=kind.astype(np.int8), slot=slot.astype(np.int8),
-                    stake=stake.astype(np.int16), pending=pending.astype(np.int16),
-                    types=tuple(spec.types()), type_counts=_type_counts(spec))
+    return DealTree(spec=spec, tree=tree, kind=cols["kind"].astype(np.int8),
+                    slot=cols["slot"].astype(np.int8), stake=cols["stake"].astype(np.int16),
+                    pending=cols["pending"].astype(np.int16), types=tuple(spec.types()),
+                    type_counts=counts)
 
 
 @numba.njit(cache=True)
-def _entries(parent, ms, entry_start, entry_count, lists, position, n_entries):
-    """Entry types (each node's consistent hands) and their parent entries."""
+def _entries(parent, ms, entry_start, entry_count, lists, position, n_entries, final_actor,
+             final_table, fallback, type_counts, ms_counts):
+    """Entry types (each node's consistent hands), parent entries and last-card signs."""
     etype = np.empty(n_entries, dtype=np.int16)
     eparent = np.full(n_entries, -1, dtype=np.int64)
+    esign = np.ones(n_entries, dtype=np.int8)
     for n in range(len(parent)):
         for p in range(2):
             s = entry_start[n, p]
@@ -228,64 +236,75 @@ def _entries(parent, ms, entry_start, entry_count, lists, position, n_entries):
                 if n > 0:
                     par = parent[n]
                     eparent[s + k] = entry_start[par, p] + position[ms[par, p], t]
-    return etype, eparent
+                if final_actor[n] == p:  # the last card is this hand's one unplayed rank
+                    r = 0
+                    while type_counts[t, r] == ms_counts[m, r]:
+                        r += 1
+                    table = final_table[n]
+                    if r == table:
+                        winner = fallback[n]  # TR-3: a last pourri trick
+                    elif r < table:
+                        winner = p
+                    else:
+                        winner = 1 - p
+                    esign[s + k] = 0 if winner == 2 else (1 if winner == 0 else -1)
+    return etype, eparent, esign
 
 
-def _walk(spec: DealSpec, ids: dict):
-    """Breadth-first enumeration of the deal's public nodes, as column lists."""
-    cols = [[] for _ in range(10)]
-    (player, parent, action, payoff, kind, slot, stake_col, pending_col, ms0_col,
-     ms1_col) = cols
+_COLUMNS = ("player", "parent", "action", "payoff", "kind", "slot", "stake", "pending", "ms0",
+            "ms1", "final_actor", "final_table", "fallback")
+
+
+def _walk(spec: DealSpec, ids: dict) -> dict:
+    """Breadth-first enumeration of the deal's public nodes, as column arrays."""
+    from array import array
+    from collections import deque
+
+    cols = {name: array("d" if name == "payoff" else "i") for name in _COLUMNS}
     caps = (spec.target - spec.scores[0], spec.target - spec.scores[1])
-    n_tricks = spec.hand_size
-    # state: (kind, p, played0, played1, results, leader, table, stake, pending)
-    queue = [(-1, -1, _before_card(0, ((), ()), (), 0, -1, 1, caps))]
-    head = 0
+    # queue items: (parent, action, payoff, state); state =
+    # (kind, p, played0, played1, results, leader, table, stake, pending)
+    queue = deque([(-1, -1, 0.0, _before_card(0, ((), ()), (), 0, -1, 1, caps))])
+    node = -1
 
-    def add(par, act, st, pay=0.0):
-        queue.append((par, act, st))
-        cols_pay.append(pay)
+    def add(act, st, pay=0.0):
+        queue.append((node, act, pay, st))
 
-    cols_pay = [0.0]
-    while head < len(queue):
-        par, act, st = queue[head]
-        node = head
-        head += 1
+    while queue:
+        par, act, pay, st = queue.popleft()
+        node += 1
         k, p, pl0, pl1, results, leader, table, stake, pend = st
-        player.append(p if k != K_END else TERMINAL)
-        parent.append(par)
-        action.append(act)
-        payoff.append(cols_pay[node])
-        kind.append(k)
-        slot.append(len(pl0) + len(pl1))
-        stake_col.append(stake)
-        pending_col.append(pend)
-        ms0_col.append(ids[pl0])
-        ms1_col.append(ids[pl1])
-        if k == K_END:
+        final = k == K_CARD and table >= 0 and len((pl0, pl1)[p]) == spec.hand_size - 1
+        if final:  # the deal's last card: a terminal whose result depends on p's hand
+            k, pay = K_FINAL, float(stake)
+        row = (TERMINAL if k in (K_END, K_FINAL) else p, par, act, 0, k, len(pl0) + len(pl1),
+               stake, pend, ids[pl0], ids[pl1], p if final else -1, table if final else -1,
+               deal_result(results + (2,), spec.hand_size) if final else -1)
+        for name, value in zip(_COLUMNS, row, strict=True):
+            cols[name].append(value)
+        cols["payoff"][-1] = pay
+        if k in (K_END, K_FINAL):
             continue
         q = 1 - p
         sign_p = 1.0 if p == 0 else -1.0
         if k == K_PROPOSE:
-            proposal = min(2 * stake, caps[p])
-            add(node, PASS, (K_CARD,) + st[1:])
-            add(node, PROPOSE, (K_ANSWER, q, pl0, pl1, results, leader, table, stake, proposal))
-        elif k == K_ANSWER:  # q == proposer
-            add(node, REFUSE, (K_END, -1, pl0, pl1, results, leader, table, stake, 0),
-                -sign_p * stake)
-            add(node, ACCEPT, (K_CARD, q, pl0, pl1, results, leader, table, pend, 0))
+            add(PASS, (K_CARD,) + st[1:])
+            add(PROPOSE, (K_ANSWER, q, pl0, pl1, results, leader, table, stake,
+                          min(2 * stake, caps[p])))
+        elif k == K_ANSWER:  # p answers; q proposed
+            add(REFUSE, (K_END, -1, pl0, pl1, results, leader, table, stake, 0), -sign_p * stake)
+            add(ACCEPT, (K_CARD, q, pl0, pl1, results, leader, table, pend, 0))
             if spec.counter_banco and pend < 2 * stake and caps[p] > pend:
-                add(node, COUNTER, (K_REPLY, q, pl0, pl1, results, leader, table, stake, pend))
-        elif k == K_REPLY:  # p proposed a banco ``pend``, q countered with caps[q]
-            add(node, REFUSE, (K_END, -1, pl0, pl1, results, leader, table, pend, 0),
-                -sign_p * pend)
-            add(node, ACCEPT, (K_CARD, p, pl0, pl1, results, leader, table, caps[q], 0))
+                add(COUNTER, (K_REPLY, q, pl0, pl1, results, leader, table, stake, pend))
+        elif k == K_REPLY:  # p proposed the banco ``pend``, q countered with caps[q]
+            add(REFUSE, (K_END, -1, pl0, pl1, results, leader, table, pend, 0), -sign_p * pend)
+            add(ACCEPT, (K_CARD, p, pl0, pl1, results, leader, table, caps[q], 0))
         else:
-            _card_children(spec, node, st, caps, n_tricks, add)
+            _card_children(spec, st, caps, add)
     return cols
 
 
-def _card_children(spec, node, st, caps, n_tricks, add):
+def _card_children(spec, st, caps, add):
     """Children of a card node: one per rank the player may hold (TR-3)."""
     _, p, pl0, pl1, results, leader, table, stake, _ = st
     played = (pl0, pl1)
@@ -295,18 +314,17 @@ def _card_children(spec, node, st, caps, n_tricks, add):
         mine = tuple(sorted(played[p] + (r,)))
         new = (mine, pl1) if p == 0 else (pl0, mine)
         if table < 0:  # p led: the other player replies
-            nxt = _before_card(1 - p, new, results, leader, r, stake, caps)
-            add(node, PLAY + r, nxt)
+            add(PLAY + r, _before_card(1 - p, new, results, leader, r, stake, caps))
             continue
         winner = trick_winner(leader, table, r)
         res = results + (winner,)
-        outcome = deal_result(res, n_tricks)
+        outcome = deal_result(res, spec.hand_size)
         if outcome is not None:
             points = 0.0 if outcome == 2 else (stake if outcome == 0 else -stake)
-            add(node, PLAY + r, (K_END, -1, new[0], new[1], res, leader, -1, stake, 0), points)
+            add(PLAY + r, (K_END, -1, new[0], new[1], res, leader, -1, stake, 0), points)
             continue
         nxt_leader = leader if winner == 2 else winner  # TR-3: a pourri's leader leads again
-        add(node, PLAY + r, _before_card(nxt_leader, new, res, nxt_leader, -1, stake, caps))
+        add(PLAY + r, _before_card(nxt_leader, new, res, nxt_leader, -1, stake, caps))
 
 
 def _before_card(p, played, results, leader, table, stake, caps):

@@ -17,8 +17,10 @@ reach probabilities down and values up.
 
 At a terminal, player 0 gets ``payoff`` for every pair of types when
 ``showdown`` is False (Truc: the deal's points are public), or
-``payoff * sign[i, j]`` when it is True (Kuhn poker's showdown). Player 1
-gets the opposite.
+``payoff * sign[i, j]`` when it is True (Kuhn poker's showdown), times
+``entry_sign`` of both entries (+1, 0 or -1 per type: Truc's last card, whose
+result depends on the hand of the player who holds it). Player 1 gets the
+opposite.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class PublicTree:
     entry_count : int32 (N, 2) number of entries of each player at each node.
     entry_type : int16 (E,) type of each entry.
     entry_parent : int64 (E,) entry of the same player and type at the parent node.
+    entry_sign : int8 (E,) factor of the payoff per entry at terminals (1 elsewhere).
     weight : float64 (T0, T1) chance probability of each pair of types (sums to 1).
     sign : float64 (T0, T1) showdown result for player 0 (+1, 0, -1).
     action_names : names of the action labels, for reading strategies.
@@ -63,6 +66,7 @@ class PublicTree:
     entry_count: np.ndarray
     entry_type: np.ndarray
     entry_parent: np.ndarray
+    entry_sign: np.ndarray
     weight: np.ndarray
     sign: np.ndarray
     action_names: tuple[str, ...] = ()
@@ -134,6 +138,7 @@ def build_from_lists(player, parent, action, payoff, showdown, entry_types, weig
         showdown=np.asarray(showdown, dtype=bool), entry_start=entry_start,
         entry_count=entry_count, entry_type=np.asarray(types, dtype=np.int16),
         entry_parent=np.asarray(parents, dtype=np.int64),
+        entry_sign=np.ones(len(types), dtype=np.int8),
         weight=np.asarray(weight, dtype=np.float64), sign=np.asarray(sign, dtype=np.float64),
         action_names=tuple(action_names), type_names=type_names,
     )
