@@ -305,7 +305,7 @@ class HeuristicPolicy(Policy):
     Draws on while the exact probability that the next card explodes
     (:func:`~simulators.bango.observations.explosion_probability`) is at most
     ``stop_threshold`` and the centre holds fewer than ``enough`` cards that
-    fit (:func:`wanted`). Cancels any explosion it can with a bango and sheds
+    fit (:func:`fit_values`). Cancels any explosion it can with a bango (``cancel``) and sheds
     dead cards (blacks, doubled values) on unwanted cards; takes the centre
     cards that fit; lays when the lay's immediate gain reaches ``lay_margin``.
     """
@@ -317,6 +317,7 @@ class HeuristicPolicy(Policy):
     lay_margin: float = param(3.0, low=-20.0, high=40.0,
                               doc="lay voluntarily when the lay gains at least this many points")
     shed: bool = param(True, doc="bango dead cards on unwanted centre cards")
+    cancel: bool = param(True, doc="cancel an explosion with a bango when possible")
 
     def bango(self, obs):
         """Cancel an explosion with the least useful card; shed a dead card on an unwanted one."""
@@ -325,7 +326,7 @@ class HeuristicPolicy(Policy):
         shed_ok = self.shed & ~fits(fit_values(obs), obs.revealed) & (
             (dead_values(obs) >> (value - 1)) & 1).astype(bool)
         shed = np.where(shed_ok, _kind_of_value(dead_cards(obs), value), -1)
-        return np.where(obs.exploded, cancel, shed).astype(I8)
+        return np.where(obs.exploded, cancel if self.cancel else -1, shed).astype(I8)
 
     def draw_on(self, obs):
         """Draw on while the risk is low and the centre lacks enough cards that fit."""
@@ -352,7 +353,7 @@ class HeuristicPolicy(Policy):
         has_fit, can_kill = fit.any(axis=1), killable.any(axis=1)
         pos = np.where(has_fit, np.argmax(fit, axis=1),
                        np.where(can_kill, np.argmax(killable, axis=1), 0))
-        kill = ~has_fit & can_kill
+        kill = ~has_fit & can_kill & self.shed
         use = np.full(len(cen), -1, dtype=I8)
         if kill.any():
             k = np.flatnonzero(kill)
@@ -363,7 +364,7 @@ class HeuristicPolicy(Policy):
         """Destroy the asked card with a dead card when it does not fit."""
         rows = np.arange(len(obs.seat))
         target = obs.centre[rows, obs.position]
-        unwanted = ~fits(fit_values(obs), target)
+        unwanted = ~fits(fit_values(obs), target) & self.shed
         shed = _kind_of_value(dead_cards(obs), KIND_VALUE[target])
         return np.where(unwanted, shed, -1).astype(I8)
 
