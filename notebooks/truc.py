@@ -1,0 +1,159 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Truc with tapisvert
+#
+# Three questions a Truc player asks, each answered with a number and a 95%
+# interval:
+#
+# 1. *What are my odds with this hand?* — play the three cards dealt, or ask
+#    for new ones?
+# 2. *Which strategy is better, and is the difference real?* — bluffing or
+#    not, compared on the same deals.
+# 3. *Is the game balanced?* — the non-dealer's edge per deal and per match.
+#
+# Sizes are small so the notebook runs in seconds; raise `N` for tighter
+# intervals. The rules as the project plays them are in `docs/rules/truc.md`
+# (rulings TR-1..TR-6).
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from simulators.truc.dealing import Situation, paired_difference, play_choices
+from simulators.truc.engine import simulate_deals, simulate_matches
+from simulators.truc.policies import HeuristicPolicy
+from simulators.truc.rules import TrucConfig, format_cards
+
+N = 20_000  # deals per run
+SEED = 2026
+config = TrucConfig()  # manches to 12, two manches a match, card call and counter-banco
+policy = HeuristicPolicy()
+
+# %% [markdown]
+# ## A batch of deals
+# One row per deal: the dealer, the hands dealt (bit masks), each trick's
+# cards and winner (-1 for a pourri trick), the proposals, the final stake,
+# the outcome and each seat's points.
+
+# %%
+deals = simulate_deals(config, policy, N, seed=SEED)
+deals.table.select("dealer", "hands_dealt", "lead_0", "reply_0", "trick_0", "trick_1",
+                   "proposals", "stake", "outcome", "winner", "points").head()
+
+# %%
+print("first deal's hands:", format_cards(np.flatnonzero(
+    [deals.table["hand_0_nondealer"][0] >> c & 1 for c in range(32)])), "vs",
+      format_cards(np.flatnonzero([deals.table["hand_0_dealer"][0] >> c & 1 for c in range(32)])))
+deals.proposals.head()
+
+# %% [markdown]
+# ## 1. What are my odds with this hand?
+# I deal, the non-dealer has asked for new cards, and I hold 9, 10 and
+# Valet — the three weakest ranks. Both answers are played on the same
+# deals (same other cards, same noise), so the difference is paired. Only
+# the deals where the non-dealer asked count: otherwise I am never asked.
+
+# %%
+weak = play_choices(config, policy, Situation("9 10 V", role="dealer"), N, seed=SEED)
+summary = weak.group_by("decision").agg(
+    pl.col("won").mean().alias("P(win)"), pl.col("net").mean().alias("net points"),
+    pl.len().alias("deals")).sort("decision")
+print(summary)
+print("asking minus playing, net points per deal:", paired_difference(weak))
+
+# %% [markdown]
+# And as the non-dealer with an Ace, a King and a 9:
+
+# %%
+middling = play_choices(config, policy, Situation("A R 9"), N, seed=SEED)
+for decision in ("play", "ask"):
+    rows = middling.filter(pl.col("decision") == decision)
+    won = stats.proportion(int(rows["won"].sum()), rows.height)
+    net = stats.mean(rows["net"].to_numpy())
+    print(f"{decision:>4}: P(win) {won.value:.3f} [{won.low:.3f}, {won.high:.3f}], "
+          f"net {net.value:+.3f} [{net.low:+.3f}, {net.high:+.3f}]")
+print("asking minus playing:", paired_difference(middling))
+
+# %% [markdown]
+# ## 2. Which strategy is better, and is the difference real?
+# Seat 0 bluffs (proposes with a weak hand) with probability 0.1, or never;
+# seat 1 plays the default heuristic both times. Same seed, same deals:
+# the difference in seat 0's net points is paired, and its interval is far
+# narrower than comparing two independent samples.
+
+# %%
+def seat0_net(batch):
+    t = batch.table
+    return (t["delta_0"].cast(pl.Int16) - t["delta_1"]).to_numpy()
+
+
+bluffer = simulate_deals(config, (policy, policy), N, seed=SEED)
+honest = simulate_deals(config, (HeuristicPolicy(bluff_probability=0.0), policy), N, seed=SEED)
+paired = stats.paired_difference(seat0_net(bluffer), seat0_net(honest))
+unpaired = stats.unpaired_difference(seat0_net(bluffer), seat0_net(honest))
+print(f"bluffing minus never bluffing: {paired.value:+.3f} points per deal, "
+      f"paired [{paired.low:+.3f}, {paired.high:+.3f}], "
+      f"unpaired [{unpaired.low:+.3f}, {unpaired.high:+.3f}]")
+
+# %% [markdown]
+# A sweep of the bluff probability, each against the default heuristic:
+
+# %%
+probabilities = [0.0, 0.05, 0.1, 0.2, 0.3]
+gains = []
+for p in probabilities:
+    arm = simulate_deals(config, (HeuristicPolicy(bluff_probability=p), policy), N, seed=SEED)
+    gains.append(stats.paired_difference(seat0_net(arm), seat0_net(honest)))
+fig, ax = plt.subplots(figsize=(6, 3))
+ax.errorbar(probabilities, [g.value for g in gains],
+            yerr=[[g.value - g.low for g in gains], [g.high - g.value for g in gains]],
+            fmt="o-", capsize=3)
+ax.axhline(0, color="k", lw=0.8)
+ax.set_xlabel("seat 0's bluff probability")
+ax.set_ylabel("net points per deal vs never")
+plt.show()
+
+# %% [markdown]
+# ## 3. Is the game balanced?
+# The non-dealer leads the first trick, the dealer answers seeing that card.
+# Per deal, and over whole matches where the deal alternates:
+
+# %%
+t = deals.table
+scored = t.filter(pl.col("outcome").is_in(["played", "refused"]))
+nd_wins = int((scored["winner"] == 1 - scored["dealer"]).sum())
+edge = stats.proportion(nd_wins, scored.height)
+print(f"non-dealer wins {edge.value:.3f} [{edge.low:.3f}, {edge.high:.3f}] of scored deals")
+matches = simulate_matches(config, policy, 1_000, seed=SEED)
+first_nd = stats.proportion(int((matches.matches["winner"] != matches.matches["first_dealer"])
+                                .sum()), matches.matches.height)
+print(f"the first non-dealer wins {first_nd.value:.3f} [{first_nd.low:.3f}, "
+      f"{first_nd.high:.3f}] of matches; a match lasts "
+      f"{matches.matches['deals'].mean():.1f} deals on average")
+
+# %% [markdown]
+# The counter-banco (TR-5) only matters near 12. At 9-9, does it change who
+# wins the deal? Both variants on the same deals:
+
+# %%
+for counter in (True, False):
+    at_nine = simulate_deals(config.replace(counter_banco=counter), policy, N, seed=SEED,
+                             scores=(9, 9)).table
+    sc = at_nine.filter(pl.col("outcome").is_in(["played", "refused"]))
+    e = stats.proportion(int((sc["winner"] == 1 - sc["dealer"]).sum()), sc.height)
+    print(f"counter_banco={counter!s:>5}: non-dealer wins {e.value:.3f} "
+          f"[{e.low:.3f}, {e.high:.3f}], counter-bancos {int(at_nine['counter_bancos'].sum())}")
