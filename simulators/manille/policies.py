@@ -220,7 +220,11 @@ class HeuristicPolicy(Policy):
             pool, take_strongest = self._lead(obs)
         else:
             pool, take_strongest = self._follow(obs)
-        return bits.bit_index(np.where(take_strongest, _strongest(pool), _weakest(pool)))
+        strongest = bits.bit_index(_strongest(pool))
+        # the weakest card is the highest set bit: the binary exponent of the mask, exact in
+        # float64 for 32-bit integers (frexp(2**k .. 2**(k+1) - 1) has exponent k + 1)
+        weakest = (np.frexp(pool.astype(np.float64))[1] - 1).astype(I8)
+        return np.where(take_strongest, strongest, weakest)
 
     # Each rule picks a pool of cards and whether to play its strongest (lowest
     # bit) or weakest (highest bit) member; play() extracts one card.
