@@ -331,3 +331,21 @@ def _before_card(p, played, results, leader, table, stake, caps):
     """State before p's card: a proposal turn if p may raise the stake (TR-5), else the card."""
     k = K_PROPOSE if min(2 * stake, caps[p]) > stake else K_CARD
     return (k, p, played[0], played[1], results, leader, table, stake, 0)
+
+
+def child(tree: PublicTree, node: int, action: int) -> int:
+    """The child of ``node`` reached by ``action`` (raises KeyError if not legal there)."""
+    start = int(tree.child_start[node])
+    labels = tree.action[start:start + int(tree.n_children[node])]
+    hits = np.flatnonzero(labels == action)
+    if tree.player[node] < 0 or not len(hits):
+        raise KeyError(f"action {action} is not available at node {node}")
+    return start + int(hits[0])
+
+
+def follow(tree: PublicTree, actions) -> int:
+    """The node reached from the root by a sequence of action labels."""
+    node = 0
+    for a in actions:
+        node = child(tree, node, a)
+    return node

@@ -1,0 +1,134 @@
+"""The Truc deal solver: known values first (Kuhn poker, a one-card Truc solved by hand),
+then the deal tree's rules (TR-3..TR-5) and convergence on small variants."""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import pytest
+
+from simulators.truc.solver.cfr import CFRPlus, evaluate, exploitability, game_value, solve
+from simulators.truc.solver.deal import (
+    ACCEPT,
+    COUNTER,
+    PASS,
+    PLAY,
+    PROPOSE,
+    REFUSE,
+    DealSpec,
+    build_deal_tree,
+    deal_result,
+    deal_weights,
+    follow,
+    trick_winner,
+)
+from simulators.truc.solver.kuhn import KUHN_VALUE, kuhn_tree
+
+SEVEN, EIGHT, ACE = 0, 1, 2
+
+
+def test_kuhn_value_is_minus_one_eighteenth():
+    result = solve(kuhn_tree(), iterations=2000, check_every=500)
+    assert abs(result.value - KUHN_VALUE) < 1e-4
+    assert result.exploitability < 1e-3
+
+
+def test_one_card_truc_at_ten_all_is_kuhn_poker():
+    """Three cards 7 8 A, one each, at 10-10 (one proposal fits under 12, TR-5).
+
+    Solved by hand: the non-dealer proposes with the 7, bluffs with the A one
+    time in three and passes with the 8; the dealer with the 8 accepts one
+    time in three; after a pass the dealer proposes with the winning card and
+    bluffs one time in three; the 8 accepts two times in three. The value is
+    (7/6 - 1/3 - 1) / 3 = -1/18, Kuhn poker's.
+    """
+    tree = build_deal_tree(DealSpec(hand_size=1, n_ranks=3, copies=1, scores=(10, 10))).tree
+    result = solve(tree, iterations=3000, check_every=1000)
+    assert abs(result.value - KUHN_VALUE) < 1e-4
+    assert result.exploitability < 1e-3
+
+
+def test_no_proposal_possible_at_eleven_all_one_card_is_fair():
+    # caps of 1 point leave no proposal (TR-5); one trick by chance: zero by symmetry
+    deal = build_deal_tree(DealSpec(hand_size=1, scores=(11, 11)))
+    assert not (deal.kind == 0).any()  # no proposal turn anywhere
+    result = solve(deal.tree, iterations=10, check_every=10)
+    assert result.value == pytest.approx(0.0, abs=1e-12)
+    assert result.exploitability == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(("leader", "lead", "reply", "winner"), [
+    (0, SEVEN, EIGHT, 0), (0, EIGHT, SEVEN, 1), (1, ACE, 7, 1), (1, 7, ACE, 0),
+    (0, ACE, ACE, 2), (1, SEVEN, SEVEN, 2),
+])
+def test_tr3_trick_winner(leader, lead, reply, winner):
+    assert trick_winner(leader, lead, reply) == winner
+
+
+@pytest.mark.parametrize(("results", "outcome"), [
+    ((0,), None), ((0, 0), 0), ((1, 1), 1),
+    ((2, 0), 0), ((2, 1), 1),            # first pourri: to the winner of the second
+    ((0, 2), 0), ((1, 2), 1),            # second pourri: to the winner of the first
+    ((0, 1), None), ((2, 2), None),
+    ((0, 1, 1), 1), ((1, 0, 2), 1),      # third pourri: to the winner of the first
+    ((2, 2, 0), 0), ((2, 2, 1), 1),      # first two pourri: both to the third's winner
+    ((2, 2, 2), 2),                      # all three pourri: null deal
+])
+def test_tr3_deal_result(results, outcome):
+    assert deal_result(results) == outcome
+
+
+def test_tr1_deal_weights_count_suits_and_card_removal():
+    spec = DealSpec()
+    w = deal_weights(spec)
+    types = spec.types()
+    assert len(types) == 120
+    assert w.sum() == pytest.approx(1.0, abs=1e-12)
+    i, j = types.index((0, 0, 0)), types.index((0, 1, 1))
+    assert w[i, j] == pytest.approx(comb(4, 3) * comb(1, 1) * comb(4, 2)
+                                    / (comb(32, 3) * comb(29, 3)))
+    assert w[i, types.index((0, 0, 1))] == 0.0  # five sevens
+
+
+def test_tr4_tr5_payoffs_of_refusals_banco_and_counter_banco():
+    """One card each; the dealer stands at 9 (a banco of 3 at stake 2), the non-dealer at 0."""
+    tree = build_deal_tree(DealSpec(hand_size=1, n_ranks=3, copies=1, scores=(0, 9))).tree
+    assert tree.payoff[follow(tree, [PROPOSE, REFUSE])] == 1  # TR-4: the proposer's 1
+    accepted = [PROPOSE, ACCEPT, PLAY + EIGHT, PROPOSE]  # dealer proposes min(4, 12-9) = 3
+    assert tree.payoff[follow(tree, accepted + [REFUSE])] == -2  # stake before the banco
+    assert tree.payoff[follow(tree, accepted + [COUNTER, REFUSE])] == 3  # the banco stake
+    final = follow(tree, accepted + [COUNTER, ACCEPT])  # counter-banco: 12 - 0
+    assert tree.player[final] == -1 and tree.payoff[final] == 12
+    assert tree.payoff[follow(tree, accepted + [ACCEPT])] == 3
+    with pytest.raises(KeyError):  # a plain double cannot be countered
+        follow(tree, [PROPOSE, COUNTER])
+    # TR-5: after the dealer's banco is accepted nobody can raise: the last card follows
+    assert tree.player[follow(tree, [PASS, PLAY + SEVEN, PROPOSE, ACCEPT])] == -1
+
+
+def test_small_variant_converges_below_a_hundredth_of_a_point():
+    tree = build_deal_tree(DealSpec(n_ranks=4, copies=2)).tree
+    result = solve(tree, iterations=200, target=0.01, check_every=25)
+    assert result.exploitability <= 0.01
+    # the exploitability's two best responses bracket the value
+    br0 = evaluate(tree, result.strategy, 0, best_response=True)
+    br1 = evaluate(tree, result.strategy, 1, best_response=True)
+    assert -br1 <= result.value <= br0
+
+
+def test_best_response_beats_any_fixed_strategy():
+    tree = build_deal_tree(DealSpec(hand_size=1, n_ranks=4, copies=2)).tree
+    uniform = CFRPlus(tree).average_strategy()  # no iteration: uniform
+    value = game_value(tree, uniform)
+    assert evaluate(tree, uniform, 0, best_response=True) >= value - 1e-12
+    assert evaluate(tree, uniform, 1, best_response=True) >= -value - 1e-12
+    assert exploitability(tree, uniform) > 0.1
+
+
+@pytest.mark.slow
+def test_full_deal_at_zero_all_is_solved_within_a_hundredth():
+    tree = build_deal_tree(DealSpec()).tree
+    result = solve(tree, iterations=1000, target=0.01, check_every=25)
+    assert result.exploitability <= 0.01
+    assert np.isfinite(result.value)
