@@ -69,6 +69,7 @@ values; the search stops when the bound falls below the best found.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -148,22 +149,27 @@ def _additions(hand: Counter, seq: Sequence[int]) -> Iterator[list[int]]:
     One card per new value, chosen among the distinct kinds held (copies are
     interchangeable); the empty addition first.
     """
-    held = {v: sorted(k for k in hand if hand[k] > 0 and not R.is_black(k)
-                      and R.value_of(k) == v) for v in range(1, R.N_VALUES + 1)}
+    held: dict[int, list[int]] = {v: [] for v in range(R.N_VALUES + 2)}  # 0, 12: none
+    for k in sorted(hand):
+        if hand[k] > 0 and not R.is_black(k):
+            held[R.value_of(k)].append(k)
     if seq:
         vals = [R.value_of(k) for k in seq]
         lo, hi = min(vals), max(vals)
         lows = [lo]
-        while lows[-1] > 1 and held[lows[-1] - 1]:
+        while held[lows[-1] - 1]:
             lows.append(lows[-1] - 1)
         highs = [hi]
-        while highs[-1] < R.N_VALUES and held[highs[-1] + 1]:
+        while held[highs[-1] + 1]:
             highs.append(highs[-1] + 1)
         intervals = [list(range(a, lo)) + list(range(hi + 1, b + 1)) for a in lows for b in highs]
     else:
-        intervals = [[]] + [list(range(a, b + 1)) for a in range(1, R.N_VALUES + 1)
-                            for b in range(a + 1, R.N_VALUES + 1)
-                            if all(held[v] for v in range(a, b + 1))]
+        intervals = [[]]
+        for a in range(1, R.N_VALUES + 1):
+            b = a
+            while held[b] and held[b + 1]:
+                b += 1
+                intervals.append(list(range(a, b + 1)))
     for values in intervals:
         yield from (list(choice) for choice in _product([held[v] for v in values]))
 
@@ -311,6 +317,29 @@ def _prepare(hands, seq_mask, seq_colours):
             np.ascontiguousarray(c, np.int8), single)
 
 
+_STATE: dict = {}
+_LOCK = threading.Lock()
+
+
+def _kernels():
+    """The kernel module, its functions jitted once per process (numba, ``cache=True``).
+
+    Importing :mod:`.laying` does not import numba.
+    """
+    from simulators.bango import _laying_kernel as K
+
+    if "jitted" not in _STATE:
+        with _LOCK:
+            if "jitted" not in _STATE:
+                import numba
+
+                g = vars(K)
+                for name in K.KERNEL_NAMES:  # callees first
+                    g[name] = numba.njit(cache=True, nogil=True)(g[name])
+                _STATE["jitted"] = True
+    return K
+
+
 def best_lays(hands, seq_mask, seq_colours, free_discard: bool = False) -> LayResult:
     """The best legal lay of every row (BG-6), by BG-8 score; exact.
 
@@ -326,15 +355,14 @@ def best_lays(hands, seq_mask, seq_colours, free_discard: bool = False) -> LayRe
     :class:`LayResult` (arrays keep the batch axis; a single row gives N = 1).
     Maximal ``gain``; among equal gains, fewest sequences opened.
     """
-    from simulators.bango import _laying_kernel as K
-
+    kernel = _kernels()
     h, m, c, _ = _prepare(hands, seq_mask, seq_colours)
     n = h.shape[0]
     placed = np.full((n, N_SLOTS, R.N_VALUES), -1, np.int8)
     gain = np.zeros(n, np.int32)
     discards = np.zeros(n, np.int16)
     opened = np.zeros(n, np.int8)
-    K.solve_batch(h, m, c, bool(free_discard), placed, gain, discards, opened)
+    kernel._k_solve_batch(h, m, c, bool(free_discard), placed, gain, discards, opened)
     return LayResult(placed, gain, discards, opened)
 
 
