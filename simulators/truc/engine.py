@@ -613,9 +613,10 @@ def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
     columns: dict[str, object] = dict(extra)
     columns.update({
         "dealer": a.dealer, "score_0": a.scores[:, 0], "score_1": a.scores[:, 1],
-        "hands_dealt": dealt.sum(axis=1).astype(I8), "hand_no": a.hand_no,
-        "asks_nondealer": (a.calls[:, 0::2] == 1).sum(axis=1).astype(I8),
-        "asks_dealer": (a.calls[:, 1::2] == 1).sum(axis=1).astype(I8),
+        "hands_dealt": np.where(a.hand_no < 0, R.MAX_HANDS, a.hand_no + 1).astype(I8),
+        "hand_no": a.hand_no,
+        "asks_nondealer": _row_count(a.calls[:, 0::2] == 1),
+        "asks_dealer": _row_count(a.calls[:, 1::2] == 1),
     })
     for k in range(R.MAX_HANDS):
         nd, d = hand_masks(a.deck, k) if dealt[:, k].any() else (0, 0)
@@ -633,17 +634,26 @@ def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
     outcome = pl.Series("outcome", a.outcome).replace_strict(
         dict(enumerate(R.OUTCOME_NAMES)), return_dtype=pl.Enum(list(R.OUTCOME_NAMES)))
     series += [
-        pl.Series("tricks_played", (a.trick_winners != UNPLAYED_WINNER).sum(axis=1).astype(I8)),
-        pl.Series("pourri_tricks", (a.trick_winners == POURRI_WINNER).sum(axis=1).astype(I8)),
-        pl.Series("proposals", made.sum(axis=1).astype(I8)),
-        pl.Series("bancos", bancos.sum(axis=1).astype(I8)),
-        pl.Series("counter_bancos", (a.answers == R.COUNTER).sum(axis=1).astype(I8)),
+        pl.Series("tricks_played", _row_count(a.trick_winners != UNPLAYED_WINNER)),
+        pl.Series("pourri_tricks", _row_count(a.trick_winners == POURRI_WINNER)),
+        pl.Series("proposals", _row_count(made)),
+        pl.Series("bancos", _row_count(bancos)),
+        pl.Series("counter_bancos", _row_count(a.answers == R.COUNTER)),
         pl.Series("stake", a.stake), outcome, pl.Series("winner", a.winner),
         pl.Series("points", a.points),
         pl.Series("delta_0", np.where(a.winner == 0, a.points, 0).astype(I8)),
         pl.Series("delta_1", np.where(a.winner == 1, a.points, 0).astype(I8)),
     ]
     return pl.DataFrame(series)
+
+
+def _row_count(mask: np.ndarray) -> np.ndarray:
+    """True values per row of a (N, k) boolean array, k small: column adds (a reduction
+    along a short axis is several times slower)."""
+    out = mask[:, 0].astype(I8)
+    for k in range(1, mask.shape[1]):
+        out += mask[:, k]
+    return out
 
 
 def _stake_before(a: DealArrays) -> np.ndarray:
