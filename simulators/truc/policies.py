@@ -122,25 +122,34 @@ def _bit_or_zero(card: np.ndarray) -> np.ndarray:
     return np.where(card >= 0, bits.card_bits(np.maximum(card, 0)), U32(0))
 
 
-def hold_probability(card: np.ndarray, unseen: np.ndarray, n_opponent_cards: int) -> np.ndarray:
+def hold_probability(card: np.ndarray, unseen: np.ndarray, n_opponent_cards: int,
+                     inverse_unseen: np.ndarray | None = None) -> np.ndarray:
     """Chance the opponent cannot beat ``card`` with any of his ``n`` cards, all unseen (-1: 0).
 
     Treats his cards as independent draws from the unseen cards (a heuristic).
+    ``inverse_unseen`` (1 / number of unseen cards) may be passed to save work.
     """
-    n_unseen = np.maximum(bits.popcount(unseen), 1).astype(np.float32)
-    safe = bits.popcount(unseen & NOT_BEATING[np.maximum(card, 0)]).astype(np.float32)
-    q = safe / n_unseen
+    if inverse_unseen is None:
+        inverse_unseen = _inverse_count(unseen)
+    not_beating = np.take(NOT_BEATING, np.maximum(card, 0))
+    q = bits.popcount(unseen & not_beating).astype(np.float32) * inverse_unseen
     p = q
     for _ in range(int(n_opponent_cards) - 1):
         p = p * q
     return np.where(card >= 0, p, np.float32(0))
 
 
+def _inverse_count(unseen: np.ndarray) -> np.ndarray:
+    """1 / popcount (float32), 1 for an empty mask."""
+    return np.float32(1) / np.maximum(bits.popcount(unseen), 1).astype(np.float32)
+
+
 def call_strength(hand: np.ndarray, discarded: np.ndarray) -> np.ndarray:
     """Mean hold probability (vs one unseen card) of a hand's two strongest cards."""
     unseen = ALL & ~(hand | discarded)
+    inverse = _inverse_count(unseen)
     c1, c2, _ = _strongest_cards(hand)
-    return (hold_probability(c1, unseen, 1) + hold_probability(c2, unseen, 1)) / 2
+    return (hold_probability(c1, unseen, 1, inverse) + hold_probability(c2, unseen, 1, inverse)) / 2
 
 
 def win_chance(obs) -> np.ndarray:
@@ -152,6 +161,7 @@ def win_chance(obs) -> np.ndarray:
     the table. Trick outcomes combine through the TR-3 resolution table.
     """
     unseen = unseen_cards(obs)
+    inverse = _inverse_count(unseen)
     cards = _strongest_cards(obs.hand)
     trick = obs.trick
     n_opp = R.HAND_SIZE - trick  # the opponent's cards at the start of this trick
@@ -164,7 +174,7 @@ def win_chance(obs) -> np.ndarray:
             tie_now = (cards[0] >= 0) & (best_rank == table_rank)
             lost_now = ~win_now & ~tie_now
         else:  # the decider's own card is on the table; the opponent replies
-            hold = hold_probability(obs.table, unseen, n_opp)
+            hold = hold_probability(obs.table, unseen, n_opp, inverse)
             win_now, lost_now = hold, 1 - hold
     probs = []  # chance of winning each remaining trick
     first_future = trick + (1 if obs.position == 1 else 0)
@@ -172,7 +182,8 @@ def win_chance(obs) -> np.ndarray:
     for k, t in enumerate(range(first_future, R.N_TRICKS)):
         card = cards[min(used + k, R.HAND_SIZE - 1)] if used + k < R.HAND_SIZE else None
         n = R.HAND_SIZE - t
-        probs.append(np.float32(0) if card is None else hold_probability(card, unseen, n))
+        probs.append(np.float32(0) if card is None else
+                     hold_probability(card, unseen, n, inverse))
     done = [obs.results[:, t].astype(np.intp) for t in range(trick)]
     share = np.zeros(len(obs.hand), dtype=np.float32)
     n_free = len(probs)
