@@ -181,7 +181,7 @@ def build_experiment(args: argparse.Namespace):
         data = read_toml(args.config)
         if data.get("game", game.name) != game.name:
             raise UsageError(f"--config is for {data['game']!r}, not {game.name!r}")
-        Experiment.from_dict(data)  # validates the file on its own, naming its errors
+        Experiment.from_dict({**data, "game": game.name})  # the file alone, naming its errors
     data["game"] = game.name
     options = dict(data.get("options", {}))
     if args.players is not None:
@@ -458,7 +458,7 @@ def _experiment_parent(default_size: int) -> argparse.ArgumentParser:
     parent.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="policy parameter, repeatable (e.g. take_threshold=4.5)")
     parent.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="rule option, repeatable (e.g. bianco_mano=true)")
+                        help="rule option, repeatable (e.g. n_players=4)")
     parent.set_defaults(default_size=default_size)
     return parent
 

@@ -53,7 +53,7 @@ def _progress(total: int, unit: str, progress: bool | None):
     return tqdm(total=total, unit=unit, unit_scale=True, disable=not enabled, file=sys.stderr)
 
 
-def compare(base: Experiment, a: Policy | str, b: Policy | str,
+def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
             baseline: Policy | str | None = None, seats: Sequence[int] = (0,), *,
             precision: float | None = None, confidence: float = 0.95, n_jobs: int = 1,
             chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:

@@ -2,20 +2,19 @@
 
 It holds objects, not strings: the :class:`~simulators.core.game.Game`, its
 validated rule config, the policy objects (one, or one per seat), the unit,
-the size and the seed. It is validated once, at construction; workers get
+the size and the seed. It is validated once, when built; workers get
 the objects themselves (the game travels by name, see ``Game.__reduce__``).
 Plain values appear only at the edges: :meth:`Experiment.from_dict` /
 :meth:`Experiment.from_toml` in, :meth:`Experiment.to_dict` out (manifests).
 
 TOML form::
 
-    game = "bianco-mano"
+    game = "<a registered game>"
     unit = "deals"          # one of the game's units
     size = 100000
     seed = 2026
     [options]               # fields of the game's config dataclass
     n_players = 4
-    bianco_mano = true
     [[policies]]            # one table, or one per seat
     name = "heuristic"      # a registered name, or an import path "pkg.module:Class"
     params = { take_threshold = 4.5 }
@@ -86,16 +85,16 @@ def policy_label(game: Game, policy: Policy) -> str:
 class Experiment:
     """What to simulate: game, rule config, policies, unit, size and seed; validated once.
 
-    Every field takes the object or its plain form, normalised at construction:
+    Every field takes the object or its plain form, normalised when built:
     ``game`` a Game or its name; ``config`` a config object, a mapping of rule
     options, or None (the rules' defaults); ``policies`` a policy, a name,
     ``{"name": ..., "params": {...}}`` or a sequence of those (one for every
     seat, or one per seat), None for the game's default policy; ``unit`` a
     Unit or its name, None for the game's first; ``size`` None for the unit's
-    default. ``Experiment(size=1000)`` is 1,000 Bianco Mano deals.
+    default. ``Experiment(name, size=1000)`` is 1,000 units of the first unit, defaults
     """
 
-    game: Game = "bianco-mano"  # type: ignore[assignment]
+    game: Game
     config: Any = None
     policies: tuple[Policy, ...] = None  # type: ignore[assignment]
     unit: Unit = None  # type: ignore[assignment]
@@ -159,7 +158,7 @@ class Experiment:
         return hash(repr(self.to_dict()))
 
     @classmethod
-    def create(cls, game: str | Game = "bianco-mano", *, options: Mapping[str, Any] | None = None,
+    def create(cls, game: str | Game, *, options: Mapping[str, Any] | None = None,
                policies: Any = None, unit: str | None = None, size: int | None = None,
                seed: int = 2026) -> Experiment:
         """From names and plain values: the game's unit and policy names, rule options."""
@@ -224,7 +223,9 @@ class Experiment:
         options = fields.pop("options", None)
         if options is not None and not isinstance(options, Mapping):
             raise ValueError(f"options must be a table of rule options, got {options!r}")
-        return cls.create(fields.pop("game", "bianco-mano"), options=options, **fields)
+        if "game" not in fields:
+            raise ValueError("an experiment needs its game (game = \"...\")")
+        return cls.create(fields.pop("game"), options=options, **fields)
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Experiment:

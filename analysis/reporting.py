@@ -229,11 +229,12 @@ def fmt_count(value: float) -> str:
 
 def formatted(percent: bool = True, digits: int = 1) -> pl.Expr:
     """A summary table's estimates as display text (``pct`` or ``num``), as an expression."""
-    def text(r: dict) -> str:
-        e = row_estimate(r)
+    def text(values: pl.Series) -> str:
+        e = Estimate(*values.to_list())
         return pct(e, digits) if percent else num(e, digits)
 
-    return pl.struct("value", "low", "high", "n").map_elements(text, return_dtype=pl.String)
+    columns = [pl.col(c).cast(pl.Float64) for c in ("value", "low", "high", "n")]
+    return pl.concat_list(columns).map_elements(text, return_dtype=pl.String)
 
 
 def ratio_pseudo(k: np.ndarray, m: np.ndarray) -> np.ndarray:

@@ -205,7 +205,7 @@ def bench_scaling(rep: Report, deals: int, repeats: int) -> None:
     def runner_rate(jobs: int) -> float:
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
-            run(Experiment(size=deals, seed=1), Path(tmp) / "r", n_jobs=jobs,
+            run(Experiment("bianco-mano", size=deals, seed=1), Path(tmp) / "r", n_jobs=jobs,
                 chunk_size=max(1, deals // 20), progress=False)
             return deals / (time.perf_counter() - start)
 

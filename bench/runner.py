@@ -78,8 +78,8 @@ def timed_run(deals: int, n_jobs: int, chunk: int) -> tuple[float, PeakRSS]:
     """Wall seconds and peak memory of one whole run."""
     with tempfile.TemporaryDirectory() as tmp, PeakRSS() as peak:
         start = time.perf_counter()
-        run(Experiment(size=deals, seed=1), Path(tmp) / "run", n_jobs=n_jobs, chunk_size=chunk,
-            progress=False)
+        run(Experiment("bianco-mano", size=deals, seed=1), Path(tmp) / "run", n_jobs=n_jobs,
+            chunk_size=chunk, progress=False)
         return time.perf_counter() - start, peak
 
 

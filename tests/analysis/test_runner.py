@@ -18,8 +18,9 @@ from analysis.experiment import Experiment
 from analysis.runner import load, run, run_until
 from simulators.bianco_mano.metrics import DEAL_METRICS
 
-DEALS = Experiment.create(options={"n_players": 4, "bianco_mano": True}, size=30_000, seed=11)
-GAMES = Experiment.create(options={"n_players": 5}, unit="games", size=300, seed=12,
+DEALS = Experiment.create("bianco-mano", options={"n_players": 4, "bianco_mano": True},
+                          size=30_000, seed=11)
+GAMES = Experiment.create("bianco-mano", options={"n_players": 5}, unit="games", size=300, seed=12,
                           policies="random")
 
 
@@ -80,15 +81,15 @@ def test_resume_after_sigkill_keeps_chunks_and_matches_uninterrupted(tmp_path):
     assert resumed.manifest["complete"]
     assert resumed.manifest["sessions"][-1]["chunks_run"] == 30 - len(kept)
     assert not list((out / "deals").glob(".*.tmp"))
-    reference = run(Experiment.create(size=600_000, seed=5), tmp_path / "clean", chunk_size=20_000,
-                    n_jobs=2, progress=False)
+    reference = run(Experiment.create("bianco-mano", size=600_000, seed=5), tmp_path / "clean",
+                    chunk_size=20_000, n_jobs=2, progress=False)
     assert_frame_equal(resumed.table(), reference.table())
     assert resumed.table()["deal_id"].to_list() == list(range(600_000))
 
 
 def test_sequential_mode_stops_at_precision(tmp_path):
     """Contract success within +-1 point: stops early, on a prefix of the deals."""
-    budget = Experiment.create(size=400_000, seed=3)
+    budget = Experiment.create("bianco-mano", size=400_000, seed=3)
     result = run_until(budget, tmp_path / "seq",
                        lambda r: bianco_mano_rate(r.scan(), "contract_success"), 0.01,
                        chunk_size=10_000, progress=False)
@@ -98,7 +99,8 @@ def test_sequential_mode_stops_at_precision(tmp_path):
     assert (est.high - est.low) / 2 <= 0.01
     n = result.manifest["units_done"]
     assert n < 400_000 and result.table()["deal_id"].to_list() == list(range(n))
-    full = run(Experiment.create(size=n, seed=3), tmp_path / "fixed", chunk_size=n, progress=False)
+    full = run(Experiment.create("bianco-mano", size=n, seed=3), tmp_path / "fixed", chunk_size=n,
+               progress=False)
     assert_frame_equal(result.table(), full.table())
 
 
@@ -125,6 +127,7 @@ def test_experiment_toml_round_trip_and_errors(tmp_path):
     assert exp.to_dict()["options"]["bianco_mano"] is True  # every option, spelled out
     for text, message in [
         ('game = "poker"', "unknown game 'poker'"),
+        ('size = 3', "an experiment needs its game"),
         ('sise = 3', "unknown experiment key"),
         ('[options]\nn_players = 7', "n_players must be 3, 4 or 5"),
         ('[options]\nbonus = true', r"unknown rule option\(s\) for bianco-mano: bonus"),
@@ -133,7 +136,8 @@ def test_experiment_toml_round_trip_and_errors(tmp_path):
         ('unit = "rounds"', "unit must be one of"),
         ('size = [', "is not valid TOML"),
     ]:
-        path.write_text(text)
+        game = "" if text.startswith(("game", "size = 3")) else 'game = "bianco-mano"\n'
+        path.write_text(game + text)
         with pytest.raises(ValueError, match=message):
             Experiment.from_toml(path)
     with pytest.raises(ValueError, match="config file not found"):

@@ -8,7 +8,7 @@ from scipy import stats as sps
 
 from analysis import stats
 from analysis.compare import compare, parameter_grid
-from analysis.experiment import Experiment, PolicySpec
+from analysis.experiment import Experiment
 from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
 from simulators.bianco_mano.engine import FAMILY_MASK
 from simulators.core import bits
@@ -42,8 +42,8 @@ def test_mean_interval_coverage_on_a_known_mean():
 
 def test_paired_interval_is_narrower_than_unpaired_on_common_deals():
     """Same deals for both policies: the paired interval is far narrower (CRN)."""
-    base = Experiment(options={"n_players": 4}, size=20_000, seed=31)
-    table = compare(base, PolicySpec("heuristic", {"take_threshold": 3.5}), "heuristic",
+    base = Experiment("bianco-mano", {"n_players": 4}, size=20_000, seed=31)
+    table = compare(base, {"name": "heuristic", "params": {"take_threshold": 3.5}}, "heuristic",
                     seats=(0, 2), progress=False)
     paired, unpaired = table.row(2, named=True), table.row(3, named=True)
     assert paired["mean"] == pytest.approx(unpaired["mean"])

@@ -32,8 +32,8 @@ def test_bidder_holds_exactly_the_situation(n_players, position, hand, turned):
 
 def test_turn_comes_with_the_exact_probability_of_earlier_passes():
     """Two random bidders before (take probability 0.5 each): the turn comes 1/4 of the time."""
-    experiment = Experiment(config=BiancoManoConfig(), policies=RandomPolicy(), size=5_000,
-                            seed=3)
+    experiment = Experiment("bianco-mano", config=BiancoManoConfig(), policies=RandomPolicy(),
+                            size=5_000, seed=3)
     table = odds(experiment, OddsQuestion(hand="1R 7B 3B 8V 2J", turned="4R", position=2))
     row = table.filter(table["metric"] == "P(bidder's turn comes)").row(0, named=True)
     assert row["low"] <= 0.25 <= row["high"] and row["n"] >= 20_000
