@@ -54,7 +54,7 @@ def check_games(batch: GameBatch) -> int:
     games = batch.games.sort(["game_id", "seat"])
     per_seat = {c: games[c].to_numpy().reshape(-1, n)
                 for c in ("score", "personal_discards", "explosions", "bangos", "lays",
-                          "n_sequences")}
+                          "n_sequences", "blacks_received")}
     lengths = np.bitwise_count(batch.table.seq_mask)
     bonuses = bonus(batch.table.seq_colours)
     turns = batch.turns
@@ -68,7 +68,8 @@ def check_games(batch: GameBatch) -> int:
         mine = {c: tuple(int(x) for x in v[i]) for c, v in per_seat.items()}
         theirs = {"score": result.scores, "personal_discards": result.personal_discards,
                   "explosions": result.explosions, "bangos": result.bangos, "lays": result.lays,
-                  "n_sequences": tuple(len(s) for s in result.sequences)}
+                  "n_sequences": tuple(len(s) for s in result.sequences),
+                  "blacks_received": result.blacks_received}
         for key in mine:
             if mine[key] != theirs[key]:
                 raise AssertionError(f"game {gid}: engine {key} {mine[key]} != referee "

@@ -174,6 +174,7 @@ class Table:
     explosions: np.ndarray
     bangos: np.ndarray
     lays: np.ndarray
+    blacks: np.ndarray  # (N, n) black cards each player took into his hand
     common: np.ndarray  # (N,) cards in the common discard
     removed: int
     reinsert: list  # per row, the positions black cards were put back at during the deal
@@ -216,7 +217,8 @@ def _setup(decks: np.ndarray, n: int, removed: int, units: np.ndarray, entropy: 
                  np.zeros((n_rows, n, 3, 4), dtype=I8), np.zeros((n_rows, n), dtype=I8),
                  zeros.copy(), np.zeros((n_rows, R.N_KINDS), dtype=U8),
                  np.full((n_rows, CENTRE_SIZE), -1, dtype=I8), np.zeros(n_rows, dtype=np.int64),
-                 zeros.copy(), zeros.copy(), zeros.copy(), np.zeros(n_rows, dtype=np.int32),
+                 zeros.copy(), zeros.copy(), zeros.copy(), zeros.copy(),
+                 np.zeros(n_rows, dtype=np.int32),
                  removed, reinsert)
 
 
@@ -358,6 +360,7 @@ class _Turn:
             np.add.at(tb.public, (rows[rest], flat_k[rest]), 1)
             tb.common[ga] += rest.reshape(len(ga), -1).sum(axis=1).astype(np.int32)
             taken[ask] = take.sum(axis=1)
+            tb.blacks[ga, seat[ask]] += (take & IS_BLACK[np.maximum(kinds, 0)]).sum(axis=1)
             tb.size[ga, seat[ask]] += taken[ask]
             self.log.takes.append((self.t, ga, np.where(take, kinds, -1).astype(I8)))
         tb.centre[g] = -1
@@ -375,6 +378,7 @@ class _Turn:
         keep_active = (cen >= 0) & IS_BLACK[np.maximum(cen, 0)]
         keep_active[rows_k, last] = True
         taken = keep_active.sum(axis=1).astype(np.int16)
+        tb.blacks[g, seat] += (keep_active & IS_BLACK[np.maximum(cen, 0)]).sum(axis=1)
         tb.size[g, seat] += taken
         sel = np.flatnonzero(keep_active.ravel())
         np.add.at(tb.hands, (g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
@@ -565,6 +569,7 @@ def _game_table(config: R.BangoConfig, ids: np.ndarray, first: np.ndarray, table
         "explosions": table.explosions.ravel().astype(np.int16),
         "bangos": table.bangos.ravel().astype(np.int16),
         "lays": table.lays.ravel().astype(np.int16),
+        "blacks_received": table.blacks.ravel().astype(np.int16),
         "turns": np.repeat(turns, n).astype(np.int16),
     }
     return pl.DataFrame(columns)

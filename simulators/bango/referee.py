@@ -176,6 +176,7 @@ class TableState:
     explosions: list[int] = field(default_factory=list)
     bangos: list[int] = field(default_factory=list)
     lays: list[int] = field(default_factory=list)
+    blacks: list[int] = field(default_factory=list)
 
     def card_count(self) -> int:
         """All cards anywhere: must stay 99 (BG-1)."""
@@ -207,6 +208,7 @@ class GameResult:
     explosions: tuple[int, ...]
     bangos: tuple[int, ...]
     lays: tuple[int, ...]
+    blacks_received: tuple[int, ...]
     turns: tuple[TurnSummary, ...]
     initial_hands: tuple[int, ...]
 
@@ -236,7 +238,8 @@ def setup(record: GameRecord) -> TableState:
     if reinsert:
         raise RuleViolation("BG-2", f"{len(reinsert)} unused black-card positions")
     return TableState(n, stock, hands, [[] for _ in range(n)], [[] for _ in range(n)],
-                      removed=removed, explosions=[0] * n, bangos=[0] * n, lays=[0] * n)
+                      removed=removed, explosions=[0] * n, bangos=[0] * n, lays=[0] * n,
+                      blacks=[0] * n)
 
 
 def _play_from_hand(state: TableState, seat: int, card: int, target: int) -> None:
@@ -298,6 +301,7 @@ def _stop(state: TableState, turn: TurnRecord) -> None:
             raise RuleViolation("BG-3", f"takes {format_card(card)}, not in the centre")
         left.remove(card)
         state.hands[seat][card] += 1
+        state.blacks[seat] += is_black(card)
     state.common += left
     state.centre = []
 
@@ -310,9 +314,11 @@ def _explode(state: TableState, turn: TurnRecord) -> None:
     state.explosions[seat] += 1
     exploding = state.centre.pop()
     state.hands[seat][exploding] += 1
+    state.blacks[seat] += is_black(exploding)
     for card in [c for c in state.centre if is_black(c)]:
         state.centre.remove(card)
         state.hands[seat][card] += 1
+        state.blacks[seat] += 1
     expected = [(seat + k) % n for k in range(1, n)][:len(state.centre)]
     if [s for s, _, _ in turn.spoils] != expected:
         raise RuleViolation("BG-4", f"opponents served {[s for s, _, _ in turn.spoils]}, "
@@ -409,5 +415,6 @@ def replay_game(record: GameRecord) -> GameResult:
         sequences=tuple(tuple(tuple(q) for q in state.sequences[s]) for s in range(n)),
         personal_discards=tuple(len(p) for p in state.personal),
         explosions=tuple(state.explosions), bangos=tuple(state.bangos),
-        lays=tuple(state.lays), turns=tuple(summaries), initial_hands=initial)
+        lays=tuple(state.lays), blacks_received=tuple(state.blacks), turns=tuple(summaries),
+        initial_hands=initial)
 

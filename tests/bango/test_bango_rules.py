@@ -31,7 +31,8 @@ def table(n, hands, stock, sequences=None):
     return ref.TableState(
         n_players=n, stock=P(stock), hands=[Counter(P(h)) for h in hands],
         sequences=[[P(s) for s in seqs] for seqs in (sequences or [[]] * n)],
-        personal=[[] for _ in range(n)], explosions=[0] * n, bangos=[0] * n, lays=[0] * n)
+        personal=[[] for _ in range(n)], explosions=[0] * n, bangos=[0] * n, lays=[0] * n,
+        blacks=[0] * n)
 
 
 def hand(state, seat):
