@@ -138,3 +138,42 @@ def explosion_probability(obs: BangoObs) -> np.ndarray:
     hit = (unseen * in_centre).sum(axis=1)
     total = unseen.sum(axis=1)
     return np.where(total > 0, hit / np.maximum(total, 1), 0.0)
+
+
+def situation(hand: str = "", centre: str = "", sequences=(), seen: str = "",
+              n_players: int = 4, stock_left: int = 40) -> BangoObs:
+    """A one-row observation of a draw decision written in card notation (for what-ifs).
+
+    ``hand`` and ``centre`` (in reveal order) are the deciding player's hand
+    and the revealed cards; ``sequences`` his sequences, one string each;
+    ``seen`` every other face-up card out of play (common discard, personal
+    discards, other players' sequences). The player is seat 0 and active.
+    """
+    cen = np.full((1, CENTRE_SIZE), -1, dtype=np.int8)
+    cards = R.parse_cards(centre)
+    if len(cards) > CENTRE_SIZE:
+        raise ValueError(f"centre: at most {CENTRE_SIZE} cards, got {len(cards)}")
+    cen[0, :len(cards)] = cards
+    if len(sequences) > R.MAX_SEQUENCES:
+        raise ValueError(f"sequences: at most {R.MAX_SEQUENCES}, got {len(sequences)}")
+    mask = np.zeros((1, n_players, R.MAX_SEQUENCES), dtype=np.uint16)
+    colours = np.zeros((1, n_players, R.MAX_SEQUENCES, R.N_COLOURS), dtype=np.int8)
+    laid = []
+    for s, text in enumerate(sequences):
+        seq = R.parse_cards(text)
+        laid += seq
+        for c in seq:
+            mask[0, 0, s] |= 1 << (R.value_of(c) - 1)
+            colours[0, 0, s, R.colour_of(c)] += 1
+    held = R.parse_cards(hand)
+    public = R.parse_cards(seen) + laid
+    R.parse_cards(R.format_cards(held + cards + public))  # no card more often than the deck has
+    zero = np.zeros(1, dtype=np.int8)
+    return BangoObs(
+        seat=zero, active=zero, hand=R.hand_counts(held)[None, :], centre=cen,
+        centre_len=np.array([len(cards)]), revealed=np.array([cards[-1] if cards else -1]),
+        exploded=np.zeros(1, bool), position=np.array([-1]), seq_mask=mask, seq_colours=colours,
+        n_open=np.array([[len(sequences)] + [0] * (n_players - 1)], dtype=np.int8),
+        public=R.hand_counts(public)[None, :], hand_sizes=np.zeros((1, n_players), np.int16),
+        stock_left=np.array([stock_left]), forced=np.zeros(1, bool), final=False,
+        n_players=n_players, free_discard=False, noise=None)
