@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from simulators.truc.solver.tree import PublicTree
+from simulators.truc.solver.tree import CHANCE, PublicTree
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -33,6 +33,8 @@ def _legal_counts(player, parent, entry_start, entry_count, entry_parent, n_entr
     legal = np.zeros(n_entries, dtype=np.int8)
     for c in range(1, len(player)):
         a = player[parent[c]]
+        if a == CHANCE:
+            continue
         s = entry_start[c, a]
         for k in range(entry_count[c, a]):
             legal[entry_parent[s + k]] += 1
@@ -56,8 +58,15 @@ def _down(p, weight_t, player, child_start, n_children, entry_start, entry_count
         a = player[n]
         if a < 0:
             continue
-        sa, ka = entry_start[n, a], entry_count[n, a]
         c0, c1 = child_start[n], child_start[n] + n_children[n]
+        if a == CHANCE:  # public chance: every entry carries on (its odds are in the weights)
+            for c in range(c0, c1):
+                for q in range(2):
+                    s, sq = entry_start[c, q], entry_start[n, q]
+                    for k in range(entry_count[c, q]):
+                        reach[s + k] = reach[sq + k]
+            continue
+        sa, ka = entry_start[n, a], entry_count[n, a]
         if matching:
             for k in range(2 * ka):
                 scratch[k] = 0.0
@@ -93,12 +102,13 @@ def _down(p, weight_t, player, child_start, n_children, entry_start, entry_count
 
 
 @_jit
-def _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type, entry_sign,
-                    weight, sign, reach, value):
+def _terminal_value(n, p, payoff, showdown, context, entry_start, entry_count, entry_type,
+                    entry_sign, weight, sign, reach, value):
     """Counterfactual values of player p's entries at terminal n."""
     q = 1 - p
     sp, sq = entry_start[n, p], entry_start[n, q]
     u = payoff[n] if p == 0 else -payoff[n]
+    x = context[n]
     for i in range(entry_count[n, p]):
         ti = entry_type[sp + i]
         acc = 0.0
@@ -108,19 +118,19 @@ def _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type
                 continue
             tj = entry_type[sq + j]
             if p == 0:
-                w = weight[ti, tj]
+                w = weight[x, ti, tj]
                 if showdown[n]:
-                    w *= sign[ti, tj]
+                    w *= sign[x, ti, tj]
             else:
-                w = weight[tj, ti]
+                w = weight[x, tj, ti]
                 if showdown[n]:
-                    w *= sign[tj, ti]
+                    w *= sign[x, tj, ti]
             acc += w * rq
         value[sp + i] = u * entry_sign[sp + i] * acc
 
 
 @_jit
-def _values(p, mode, player, child_start, n_children, payoff, showdown, entry_start,
+def _values(p, mode, player, child_start, n_children, payoff, showdown, context, entry_start,
             entry_count, entry_type, entry_parent, entry_sign, weight, sign, reach, sigma, value,
             regret):
     """Bottom-up counterfactual values of player p (children before parents).
@@ -132,8 +142,8 @@ def _values(p, mode, player, child_start, n_children, payoff, showdown, entry_st
         a = player[n]
         sp, kp = entry_start[n, p], entry_count[n, p]
         if a < 0:
-            _terminal_value(n, p, payoff, showdown, entry_start, entry_count, entry_type,
-                            entry_sign, weight, sign, reach, value)
+            _terminal_value(n, p, payoff, showdown, context, entry_start, entry_count,
+                            entry_type, entry_sign, weight, sign, reach, value)
             continue
         c0, c1 = child_start[n], child_start[n] + n_children[n]
         if a != p:
@@ -177,11 +187,15 @@ def _normalize(player, parent, entry_start, entry_count, entry_parent, avg, lega
     out[:] = 1.0
     for c in range(1, len(player)):
         a = player[parent[c]]
+        if a == CHANCE:
+            continue
         s = entry_start[c, a]
         for k in range(entry_count[c, a]):
             denom[entry_parent[s + k]] += avg[s + k]
     for c in range(1, len(player)):
         a = player[parent[c]]
+        if a == CHANCE:
+            continue
         s = entry_start[c, a]
         for k in range(entry_count[c, a]):
             e = s + k
@@ -200,7 +214,7 @@ def _down_args(tree: PublicTree):
 
 def _value_args(tree: PublicTree):
     return (tree.player, tree.child_start, tree.n_children, tree.payoff, tree.showdown,
-            tree.entry_start, tree.entry_count, tree.entry_type, tree.entry_parent,
+            tree.context, tree.entry_start, tree.entry_count, tree.entry_type, tree.entry_parent,
             tree.entry_sign, tree.weight, tree.sign)
 
 

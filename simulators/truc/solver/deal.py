@@ -209,9 +209,10 @@ def build_deal_tree(spec: DealSpec = DealSpec()) -> DealTree:
         player=player.astype(np.int8), parent=parent, child_start=child_start,
         n_children=n_children, action=cols["action"].astype(np.int16),
         payoff=cols["payoff"].astype(np.float64), showdown=np.zeros(n, dtype=bool),
+        context=np.zeros(n, dtype=np.int8),
         entry_start=entry_start, entry_count=entry_count, entry_type=entry_type,
-        entry_parent=entry_parent, entry_sign=entry_sign, weight=deal_weights(spec),
-        sign=np.zeros((len(type_names), len(type_names))), action_names=names,
+        entry_parent=entry_parent, entry_sign=entry_sign, weight=deal_weights(spec)[None],
+        sign=np.zeros((1, len(type_names), len(type_names))), action_names=names,
         type_names=(type_names, type_names))
     return DealTree(spec=spec, tree=tree, kind=cols["kind"].astype(np.int8),
                     slot=cols["slot"].astype(np.int8), stake=cols["stake"].astype(np.int16),

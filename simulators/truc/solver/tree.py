@@ -2,7 +2,8 @@
 
 Both players hold a private *type* (a hand) dealt once at the start with the
 joint probability ``weight[i, j]``; after that every action is public. A node
-of the public tree is either a decision of player 0 or 1 or a terminal. At
+of the public tree is a decision of player 0 or 1, a public chance event
+(``CHANCE``: Leduc poker's board card), or a terminal. At
 each node, each player's *entries* are the types still consistent with the
 public history (a hand that has played a 7 must contain a 7); an information
 set is one (decision node, actor entry) pair, so the tree has perfect recall
@@ -15,9 +16,12 @@ other player's entries are copied. ``entry_parent`` links each entry to the
 parent's entry of the same type, which is all the solver needs to propagate
 reach probabilities down and values up.
 
-At a terminal, player 0 gets ``payoff`` for every pair of types when
+At a terminal, with ``x = context[n]`` (0 unless public chance came before),
+the pair of types (i, j) has probability ``weight[x, i, j]`` (the deal's
+odds times those of the public cards) and player 0 gets ``payoff`` for every
+pair of types when
 ``showdown`` is False (Truc: the deal's points are public), or
-``payoff * sign[i, j]`` when it is True (Kuhn poker's showdown), times
+``payoff * sign[x, i, j]`` when it is True (Kuhn poker's showdown), times
 ``entry_sign`` of both entries (+1, 0 or -1 per type: Truc's last card, whose
 result depends on the hand of the player who holds it). Player 1 gets the
 opposite.
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 TERMINAL = -1
+CHANCE = 2
 
 
 @dataclass(frozen=True)
@@ -38,19 +43,21 @@ class PublicTree:
 
     Attributes
     ----------
-    player : int8 (N,) actor of each node, ``TERMINAL`` (-1) at terminals.
+    player : int8 (N,) actor of each node, ``TERMINAL`` (-1) or ``CHANCE`` (2).
     parent : int32 (N,) parent node (-1 at the root).
     child_start, n_children : int32 (N,) children ``child_start .. +n_children``.
     action : int16 (N,) label of the action leading to the node (-1 at the root).
     payoff : float64 (N,) player 0's payoff at terminals.
-    showdown : bool (N,) payoff is multiplied by ``sign[i, j]``.
+    showdown : bool (N,) payoff is multiplied by ``sign[x, i, j]``.
+    context : int8 (N,) which ``weight`` and ``sign`` layer applies at a terminal.
     entry_start : int64 (N, 2) first entry of each player at each node.
     entry_count : int32 (N, 2) number of entries of each player at each node.
     entry_type : int16 (E,) type of each entry.
     entry_parent : int64 (E,) entry of the same player and type at the parent node.
     entry_sign : int8 (E,) factor of the payoff per entry at terminals (1 elsewhere).
-    weight : float64 (T0, T1) chance probability of each pair of types (sums to 1).
-    sign : float64 (T0, T1) showdown result for player 0 (+1, 0, -1).
+    weight : float64 (X, T0, T1) probability of each pair of types, per context
+        (layer 0 sums to 1).
+    sign : float64 (X, T0, T1) showdown result for player 0 (+1, 0, -1).
     action_names : names of the action labels, for reading strategies.
     type_names : each player's type names.
     """
@@ -62,6 +69,7 @@ class PublicTree:
     action: np.ndarray
     payoff: np.ndarray
     showdown: np.ndarray
+    context: np.ndarray
     entry_start: np.ndarray
     entry_count: np.ndarray
     entry_type: np.ndarray
@@ -84,15 +92,14 @@ class PublicTree:
 
     def n_infosets(self) -> int:
         """Number of information sets (decision node, actor type)."""
-        decision = self.player >= 0
-        rows = np.flatnonzero(decision)
+        rows = np.flatnonzero((self.player == 0) | (self.player == 1))
         return int(self.entry_count[rows, self.player[rows]].sum())
 
     def validate(self) -> None:
         """Check the structural invariants the solver relies on (raises ValueError)."""
         n = self.n_nodes
-        if not np.isclose(self.weight.sum(), 1.0):
-            raise ValueError(f"type weights must sum to 1, got {self.weight.sum()}")
+        if self.weight.ndim != 3 or not np.isclose(self.weight[0].sum(), 1.0):
+            raise ValueError("weight must be (contexts, T0, T1) with layer 0 summing to 1")
         if (self.parent[1:] >= np.arange(1, n)).any() or self.parent[0] != -1:
             raise ValueError("nodes must be in an order where every parent precedes its children")
         decision = np.flatnonzero(self.player >= 0)
@@ -104,12 +111,17 @@ class PublicTree:
 
 
 def build_from_lists(player, parent, action, payoff, showdown, entry_types, weight, sign,
-                     action_names=(), type_names=((), ())) -> PublicTree:
+                     action_names=(), type_names=((), ()), context=None) -> PublicTree:
     """A :class:`PublicTree` from per-node Python lists (small games; nodes in BFS order).
 
     ``entry_types[n]`` is a pair of type lists (player 0's, player 1's) at node
-    ``n``; each child's lists must keep the parent's order.
+    ``n``; each child's lists must keep the parent's order. ``weight`` and
+    ``sign`` are (T0, T1) or (contexts, T0, T1).
     """
+    weight = np.asarray(weight, dtype=np.float64)
+    sign = np.asarray(sign, dtype=np.float64)
+    if weight.ndim == 2:
+        weight, sign = weight[None], sign[None]
     n = len(player)
     player = np.asarray(player, dtype=np.int8)
     parent = np.asarray(parent, dtype=np.int32)
@@ -135,11 +147,13 @@ def build_from_lists(player, parent, action, payoff, showdown, entry_types, weig
     tree = PublicTree(
         player=player, parent=parent, child_start=child_start, n_children=n_children,
         action=np.asarray(action, dtype=np.int16), payoff=np.asarray(payoff, dtype=np.float64),
-        showdown=np.asarray(showdown, dtype=bool), entry_start=entry_start,
+        showdown=np.asarray(showdown, dtype=bool),
+        context=np.zeros(n, dtype=np.int8) if context is None else np.asarray(context, np.int8),
+        entry_start=entry_start,
         entry_count=entry_count, entry_type=np.asarray(types, dtype=np.int16),
         entry_parent=np.asarray(parents, dtype=np.int64),
         entry_sign=np.ones(len(types), dtype=np.int8),
-        weight=np.asarray(weight, dtype=np.float64), sign=np.asarray(sign, dtype=np.float64),
+        weight=weight, sign=sign,
         action_names=tuple(action_names), type_names=type_names,
     )
     tree.validate()
