@@ -245,21 +245,27 @@ class _Turn:
         k = len(g)
         minus = np.full(k, -1, dtype=I8)
         return BangoObs(
-            seat=seat.astype(I8), active=active.astype(I8), hand=tb.hands[g, seat],
-            centre=tb.centre[g], centre_len=tb.centre_len[g],
+            seat=seat.astype(I8), active=active.astype(I8), hand=self.hand_of(g, seat),
+            centre=tb.centre.take(g, axis=0), centre_len=tb.centre_len.take(g),
             revealed=minus if revealed is None else revealed,
             exploded=np.zeros(k, bool) if exploded is None else exploded,
             position=minus if position is None else position,
-            seq_mask=tb.seq_mask[g], seq_colours=tb.seq_colours[g], n_open=tb.n_open[g],
-            public=tb.public[g], hand_sizes=tb.size[g],
-            stock_left=(R.N_CARDS - tb.top[g]).astype(np.int16),
+            seq_mask=tb.seq_mask.take(g, axis=0), seq_colours=tb.seq_colours.take(g, axis=0),
+            n_open=tb.n_open.take(g, axis=0), public=tb.public.take(g, axis=0),
+            hand_sizes=tb.size.take(g, axis=0),
+            stock_left=(R.N_CARDS - tb.top.take(g)).astype(np.int16),
             forced=np.zeros(k, bool) if forced is None else forced, final=final,
             n_players=tb.n_players, free_discard=self.config.free_discard, noise=noise)
 
+    def hand_of(self, g, seat) -> np.ndarray:
+        """(k, 55) copies of the hands of ``seat`` in games ``g`` (``take``: no fancy indexing)."""
+        tb = self.tb
+        flat = tb.hands.reshape(-1, R.N_KINDS)
+        return flat.take(g * tb.n_players + seat, axis=0)
+
     def bango_choice(self, g, seat, active, card, exploded, what: str, key) -> np.ndarray:
         """Ask for a bango on ``card`` where the hand allows one; -1 elsewhere (checked)."""
-        tb = self.tb
-        hand = tb.hands[g, seat]
+        hand = self.hand_of(g, seat)
         by_value = hand.reshape(len(g), R.N_COLOURS + 1, R.N_VALUES)
         possible = by_value[np.arange(len(g)), :, KIND_VALUE[card] - 1].any(axis=1)
         choice = np.full(len(g), -1, dtype=I8)

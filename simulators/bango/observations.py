@@ -83,7 +83,9 @@ class BangoObs(NamedTuple):
 
     def own(self, array: np.ndarray) -> np.ndarray:
         """The deciding player's slice of a per-player (N, n, ...) array."""
-        return array[np.arange(len(self.seat)), self.seat]
+        k, n = array.shape[:2]
+        flat = array.reshape(k * n, *array.shape[2:])
+        return flat.take(np.arange(k) * n + self.seat, axis=0)
 
 
 def centre_counts(centre: np.ndarray) -> np.ndarray:
