@@ -1,0 +1,110 @@
+"""Solved deals: solve once, keep the strategy in the user's cache directory.
+
+``solved_deal(DealSpec(scores=(0, 0)))`` builds the deal's tree (about 10 s
+for the full deck), then loads the equilibrium from the cache or runs CFR+
+until the exploitability target (minutes on one core for the full deck at
+0-0, seconds near 12) and stores it. The cache directory is
+``$TAPISVERT_CACHE`` or the platform's user cache dir (``platformdirs``),
+under ``truc_solver/``; files are named by the deal's parameters and
+``SOLVER_VERSION``, and written atomically.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simulators.truc.solver.cfr import evaluate, solve
+from simulators.truc.solver.deal import DealSpec, DealTree, build_deal_tree
+
+SOLVER_VERSION = 1  # bump when the tree or the solver changes what a stored strategy means
+DEFAULT_TARGET = 0.005  # points per deal
+
+
+@dataclass(frozen=True)
+class SolvedDeal:
+    """A deal's tree, its equilibrium strategy and the figures that certify it."""
+
+    deal: DealTree
+    strategy: np.ndarray
+    value: float  # non-dealer's points per deal
+    exploitability: float  # points per deal
+    iterations: int
+    seconds: float
+    curve: tuple[tuple[int, float, float], ...]
+
+    def report(self) -> dict:
+        """The figures as a flat dict (JSON-friendly)."""
+        return {**dataclasses.asdict(self.deal.spec), "value": self.value,
+                "exploitability": self.exploitability, "iterations": self.iterations,
+                "seconds": self.seconds}
+
+
+def cache_dir() -> Path:
+    """Where solved deals are kept (created on demand)."""
+    root = os.environ.get("TAPISVERT_CACHE")
+    if root:
+        base = Path(root)
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_cache_dir("tapisvert"))
+    return base / "truc_solver"
+
+
+def _stem(spec: DealSpec, target: float) -> str:
+    fields = "_".join(f"{v}" for v in dataclasses.astuple(spec)).replace(", ", "-")
+    return f"v{SOLVER_VERSION}_{fields}_t{target:g}".translate(str.maketrans("(),", "  -")) \
+        .replace(" ", "")
+
+
+def solved_deal(spec: DealSpec = DealSpec(), target: float = DEFAULT_TARGET,
+                max_iterations: int = 5000, use_cache: bool = True) -> SolvedDeal:
+    """The equilibrium of one deal, from the cache or solved now (see the module docstring)."""
+    if not 0 < target < 1:
+        raise ValueError(f"target must be in (0, 1) points per deal, got {target!r}")
+    deal = build_deal_tree(spec)
+    path = cache_dir() / f"{_stem(spec, target)}.npz"
+    if use_cache and path.exists():
+        with np.load(path) as data:
+            meta = json.loads(str(data["meta"]))
+            strategy = data["strategy"].astype(np.float64)
+            curve = tuple(map(tuple, data["curve"].tolist()))
+        if len(strategy) == deal.tree.n_entries:
+            return SolvedDeal(deal, strategy, meta["value"], meta["exploitability"],
+                              meta["iterations"], meta["seconds"], curve)
+    result = solve(deal.tree, iterations=max_iterations, target=target, check_every=25)
+    solved = SolvedDeal(deal, result.strategy, result.value, result.exploitability,
+                        result.iterations, result.seconds, tuple(result.curve))
+    if use_cache:
+        _store(path, solved)
+    return solved
+
+
+def _store(path: Path, solved: SolvedDeal) -> None:
+    """Write atomically: a temporary file in the same directory, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = json.dumps(solved.report())
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
+    os.close(fd)
+    try:
+        np.savez_compressed(tmp, strategy=solved.strategy.astype(np.float32),
+                            curve=np.array(solved.curve, dtype=float).reshape(-1, 3),
+                            meta=np.array(meta))
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def best_response_values(solved: SolvedDeal, strategy: np.ndarray) -> tuple[float, float]:
+    """(best response as non-dealer, as dealer) against ``strategy``, points per deal."""
+    tree = solved.deal.tree
+    return (evaluate(tree, strategy, 0, best_response=True),
+            evaluate(tree, strategy, 1, best_response=True))
