@@ -514,8 +514,9 @@ def build_all(out_dir: str | Path = "reports", **settings: Any) -> dict[str, Pat
         raise ValueError("no registered game has a report module")
     for game in chosen:  # every report's declaration loads before any simulation
         report_of(game)
-    built = [_build(g, out_dir, **{"keep_runs": False, "config": None, "progress": None,
-                                   **settings}) for g in chosen]
+    defaults = {"scale": 1.0, "seed": 2026, "n_jobs": 1, "config": None, "progress": None,
+                "keep_runs": False}
+    built = [_build(g, out_dir, **{**defaults, **settings}) for g in chosen]
     entries = [{
         "title": b.report.title, "game": b.game.title, "html": b.paths["html"].name,
         "markdown": b.paths["markdown"].name,
