@@ -1,0 +1,629 @@
+"""Shared trick-taking kernel for 32-card games (4 suits x 8 ranks), batched.
+
+It names no game: each game declares its own duty table (:class:`Obligations`)
+next to the ruling it implements, and keeps bidding, scoring and what its
+players know in its own room.
+
+How to use
+----------
+Encoding. A card is ``c = 4 * rank + suit`` (0..31), rank 0 the strongest,
+so within a suit a lower index is a stronger card and in a hand bitmask
+(``uint32``, bit ``c`` = card ``c``) the lowest set bit of a suit is its
+strongest card. :data:`SUIT_MASK` ``[s]`` and :data:`RANK_MASK` ``[r]`` are the
+masks of a suit and a rank; ``SUIT_MASK[NO_TRUMP]`` is 0 (a deal without trump,
+e.g. *sans atout*). :data:`STRONGER` ``[c]`` holds the cards of ``c``'s suit
+that beat ``c``. Points are a per-rank tuple the game passes in::
+
+    RANK_POINTS = (5, 4, 3, 2, 1, 0, 0, 0)            # the game's ruling
+    mask_points(won_cards, RANK_POINTS)               # int16 per row
+
+Obligations. A game's duties are data::
+
+    DUTIES = Obligations(                              # an example table
+        follow=True,                                   # follow the led suit
+        beat=Duty.OPPONENT_HOLDS,                      # beat the led-suit winner ...
+        trump=Duty.OPPONENT_HOLDS,                     # trump when void ...
+        overtrump=Duty.OPPONENT_HOLDS,                 # overtrump a trump ...
+        undertrump=False,                              # ... or discard anything
+    )
+
+``Duty.OPPONENT_HOLDS`` makes a duty apply only while an opponent holds the
+trick (its current winning card), which is the "partner exception".
+:func:`legal_mask` gives the legal cards of a batch of hands; :func:`new_trick`
+and :func:`add_card` keep a batch of tricks (led suit, winning card and who
+played it); :func:`winning_position` reads the winner.
+
+Dealing. :func:`cut_decks` cuts decks (top cards to the bottom);
+:func:`deal_packets` deals packets one per player in turn from a cut deck;
+:func:`prefix_masks` and :func:`range_mask` give the union of any run of
+deck positions in two lookups.
+
+The trick loop. :func:`play_tricks` plays whole tricks over a batch of hands
+(by seat), asking ``before_card(view)`` before each card (a game's proposals,
+or what a player learns; it may end rows) and ``choose(view)`` for each card
+(the game's policy adapter). ``view`` is a :class:`CardView` of the player to
+act. Illegal cards raise :class:`~simulators.core.dispatch.IllegalAction`. Per
+card, legality, the trick winner and all bookkeeping are one compiled step
+(numba, cached on disk): the loop's Python cost is the hooks themselves::
+
+    record = play_tricks(hands, leader, n_tricks=8, trump_mask=SUIT_MASK[trump],
+                         obligations=DUTIES, team=team, choose=my_policy_adapter,
+                         direction=COUNTER_CLOCKWISE, units=deal_ids)
+    record.plays        # (N, tricks, players) cards in play order
+    record.winners      # (N, tricks) winning seat (-1: tied, rank-only strength)
+    record.won          # (N, players) cards won by each seat (uint32 masks)
+
+Seats are 0..n-1; ``direction`` +1 (:data:`CLOCKWISE`) means seat ``s`` is
+followed by ``s + 1``, -1 (:data:`COUNTER_CLOCKWISE`) by ``s - 1``.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from simulators.core import bits
+from simulators.core.dispatch import IllegalAction, reject
+
+U32 = np.uint32
+I8 = np.int8
+
+N_SUITS = 4
+N_RANKS = 8
+N_CARDS = 32
+NO_TRUMP = 4  # trump "suit" index of a deal without trump: SUIT_MASK[NO_TRUMP] == 0
+ALL_CARDS = U32(0xFFFFFFFF)
+CLOCKWISE, COUNTER_CLOCKWISE = 1, -1
+
+SUIT_MASK = np.array([sum(1 << (4 * r + s) for r in range(N_RANKS)) for s in range(N_SUITS)]
+                     + [0], dtype=U32)
+RANK_MASK = np.array([0xF << (4 * r) for r in range(N_RANKS)], dtype=U32)
+# STRONGER[c]: the cards of c's suit that beat c (lower rank index)
+STRONGER = np.array([int(SUIT_MASK[c & 3]) & ((1 << (4 * (c >> 2))) - 1) for c in range(N_CARDS)],
+                    dtype=U32)
+
+
+def card(rank, suit):
+    """Card index of (rank, suit); rank 0 is the strongest."""
+    if np.ndim(rank) or np.ndim(suit):
+        return 4 * np.asarray(rank) + np.asarray(suit)
+    return 4 * int(rank) + int(suit)
+
+
+def rank_of(c):
+    """Rank (0 = strongest) of card indices."""
+    return np.asarray(c) >> 2 if np.ndim(c) else int(c) >> 2
+
+
+def suit_of(c):
+    """Suit (0..3) of card indices."""
+    return np.asarray(c) & 3 if np.ndim(c) else int(c) & 3
+
+
+def card_points(rank_points) -> np.ndarray:
+    """(32,) int16 points of each card for per-rank points ``rank_points`` (8 values)."""
+    if len(rank_points) != N_RANKS:
+        raise ValueError(f"rank_points must give {N_RANKS} values, got {len(rank_points)}")
+    return np.repeat(np.asarray(rank_points, dtype=np.int16), N_SUITS)
+
+
+def mask_points(mask, rank_points) -> np.ndarray:
+    """Card points in each uint32 mask (int16), ``rank_points`` per rank, strongest first."""
+    mask = np.asarray(mask, dtype=U32)
+    total = np.zeros(mask.shape, dtype=np.int16)
+    for rank, points in enumerate(rank_points):
+        if points:
+            total += np.int16(points) * bits.popcount(mask & RANK_MASK[rank]).astype(np.int16)
+    return total
+
+
+# ---------------------------------------------------------------- obligations
+
+
+class Duty(enum.IntEnum):
+    """When a duty applies."""
+
+    NEVER = 0
+    OPPONENT_HOLDS = 1  # only while an opponent holds the trick (its winning card now)
+    ALWAYS = 2
+
+
+@dataclass(frozen=True)
+class Obligations:
+    """What a follower must play: a game's duty table, as data.
+
+    Applied in this order to the player's hand:
+
+    1. ``follow``: play a card of the led suit if you hold one. While
+       following, ``beat`` obliges you to beat the winning card when it is of
+       the led suit; when the led suit is the trump suit, ``overtrump``
+       obliges the same.
+    2. Void in the led suit (or ``follow`` False): ``trump`` obliges you to
+       play a trump. When the winning card is a trump, ``overtrump`` obliges
+       any trump you play to beat it if one of yours can; if none can,
+       ``undertrump`` says whether you must still play a trump (True) or may
+       discard anything (False).
+    3. Otherwise any card.
+
+    The *partner exception* (no duty but following while a partner holds
+    the trick) is written ``Duty.OPPONENT_HOLDS`` on ``beat``, ``trump`` and
+    ``overtrump``; :attr:`partner_exception` reports it.
+    """
+
+    follow: bool = True
+    beat: Duty = Duty.NEVER
+    trump: Duty = Duty.ALWAYS
+    overtrump: Duty = Duty.ALWAYS
+    undertrump: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("beat", "trump", "overtrump"):
+            value = getattr(self, name)
+            if not isinstance(value, Duty):
+                raise ValueError(f"Obligations.{name} must be a Duty, got {value!r}")
+            object.__setattr__(self, name, Duty(value))
+        for name in ("follow", "undertrump"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"Obligations.{name} must be a bool, "
+                                 f"got {getattr(self, name)!r}")
+
+    @property
+    def partner_exception(self) -> bool:
+        """True when no duty but following applies while a partner holds the trick."""
+        return all(d != Duty.ALWAYS for d in (self.beat, self.trump, self.overtrump))
+
+    def codes(self) -> tuple[int, int, int, int, int]:
+        """The table as five ints, the compiled kernel's form."""
+        return (int(self.follow), int(self.beat), int(self.trump), int(self.overtrump),
+                int(self.undertrump))
+
+
+FREE_PLAY = Obligations(follow=False, beat=Duty.NEVER, trump=Duty.NEVER, overtrump=Duty.NEVER,
+                        undertrump=False)  # no obligation at all
+
+
+@numba.njit(cache=True, inline="always")
+def _applies(duty, opponent_holds):
+    return duty == 2 or (duty == 1 and opponent_holds)
+
+
+@numba.njit(cache=True, inline="always")
+def _legal_one(hand, led_mask, best, best_is_trump, trump_mask, opponent_holds,
+               follow, beat, trump, overtrump, undertrump):
+    """Legal cards of one follower (see Obligations); the whole hand for a leader."""
+    if led_mask == 0:
+        return hand
+    stronger = STRONGER[best] if best >= 0 else np.uint32(0)
+    if follow:
+        following = hand & led_mask
+        if following != 0:
+            winner_in_led = (led_mask >> np.uint32(best)) & np.uint32(1)
+            if winner_in_led and (_applies(beat, opponent_holds)
+                                  or (best_is_trump and _applies(overtrump, opponent_holds))):
+                beating = following & stronger
+                if beating != 0:
+                    return beating
+            return following
+    trumps = hand & trump_mask
+    if trumps == 0:
+        return hand
+    must_trump = _applies(trump, opponent_holds)
+    if best_is_trump and _applies(overtrump, opponent_holds):
+        over = trumps & stronger
+        if over != 0:
+            return over if must_trump else (hand & ~trumps) | over
+        return trumps if (must_trump and undertrump) else hand
+    return trumps if must_trump else hand
+
+
+@numba.njit(cache=True)
+def _legal_rows(hand, led_mask, best, best_is_trump, trump_mask, opponent_holds,
+                follow, beat, trump, overtrump, undertrump):
+    out = np.empty(hand.shape[0], dtype=np.uint32)
+    for i in range(hand.shape[0]):
+        out[i] = _legal_one(hand[i], led_mask[i], best[i], best_is_trump[i], trump_mask[i],
+                            opponent_holds[i], follow, beat, trump, overtrump, undertrump)
+    return out
+
+
+class Trick(NamedTuple):
+    """A batch of tricks in progress, one row per deal.
+
+    ``led_suit`` and ``best_card`` are -1 before the lead (``led_mask`` 0);
+    ``best_pos`` is the play position (0 = leader) of the winning card;
+    ``table`` the mask of the cards on the table.
+    """
+
+    led_suit: np.ndarray
+    led_mask: np.ndarray
+    best_card: np.ndarray
+    best_pos: np.ndarray
+    best_is_trump: np.ndarray
+    table: np.ndarray
+
+
+def new_trick(n_rows: int) -> Trick:
+    """A batch of empty tricks."""
+    return Trick(np.full(n_rows, -1, I8), np.zeros(n_rows, U32), np.full(n_rows, -1, I8),
+                 np.zeros(n_rows, I8), np.zeros(n_rows, bool), np.zeros(n_rows, U32))
+
+
+def _rows(value, n_rows, dtype):
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(value, dtype=dtype), (n_rows,)))
+
+
+def legal_mask(hand, trick: Trick, trump_mask, obligations: Obligations,
+               opponent_holds=True) -> np.ndarray:
+    """Legal cards (uint32 mask) of each hand about to play into ``trick``.
+
+    ``trump_mask`` is ``SUIT_MASK[trump]`` per row (0: no trump);
+    ``opponent_holds`` tells, per row, whether the trick's winning card was
+    played by an opponent of the player (it matters only for duties set to
+    ``Duty.OPPONENT_HOLDS``). The whole hand is legal for a leader.
+    """
+    hand = np.atleast_1d(np.asarray(hand, dtype=U32))
+    n = hand.shape[0]
+    out = _legal_rows(np.ascontiguousarray(hand), _rows(trick.led_mask, n, U32),
+                      _rows(trick.best_card, n, I8), _rows(trick.best_is_trump, n, np.bool_),
+                      _rows(trump_mask, n, U32), _rows(opponent_holds, n, np.bool_),
+                      *obligations.codes())
+    return out
+
+
+def beats(card_, trick: Trick, trump_mask, rank_only: bool = False) -> np.ndarray:
+    """Whether each ``card_`` takes the lead of ``trick`` from its winning card.
+
+    Suit strength (default): a trump beats any non-trump and a weaker trump;
+    otherwise only a stronger card of the led suit wins. ``rank_only``: suits
+    ignored, a strictly stronger rank wins (ties keep the earlier card).
+    """
+    card_ = np.asarray(card_)
+    if rank_only:
+        return (card_ >> 2) < (trick.best_card >> 2)
+    bit = bits.card_bits(card_)
+    is_trump = (bit & trump_mask) != 0
+    stronger = card_ < trick.best_card  # same suit: lower index is stronger
+    return np.where(is_trump, ~trick.best_is_trump | stronger,
+                    ~trick.best_is_trump & ((bit & trick.led_mask) != 0) & stronger)
+
+
+def add_card(trick: Trick, card_, position: int, trump_mask, rank_only: bool = False) -> Trick:
+    """The tricks after ``card_`` is played at play ``position`` (0 = the lead)."""
+    card_ = np.asarray(card_, dtype=I8)
+    bit = bits.card_bits(card_)
+    is_trump = (bit & np.asarray(trump_mask, dtype=U32)) != 0
+    if position == 0:
+        suit = (card_ & 3).astype(I8)
+        return Trick(suit, SUIT_MASK[suit], card_, np.zeros(card_.shape, I8), is_trump, bit)
+    takes = beats(card_, trick, trump_mask, rank_only)
+    return Trick(trick.led_suit, trick.led_mask, np.where(takes, card_, trick.best_card),
+                 np.where(takes, I8(position), trick.best_pos), trick.best_is_trump | is_trump,
+                 trick.table | bit)
+
+
+def winning_position(trick: Trick) -> np.ndarray:
+    """Play position (0 = leader) of each trick's winning card."""
+    return trick.best_pos
+
+
+# ---------------------------------------------------------------- dealing
+
+
+def cut_decks(deck: np.ndarray, cut: np.ndarray) -> np.ndarray:
+    """Decks (N, 32, top first) after moving the top ``cut[i]`` cards to the bottom."""
+    deck = np.asarray(deck)
+    width = deck.shape[1]
+    windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([deck, deck], 1), width, 1)
+    return windows[np.arange(len(deck)), np.asarray(cut)]
+
+
+def prefix_masks(post: np.ndarray) -> np.ndarray:
+    """(N, 33) uint32: column j is the union of the first j cards of each deck.
+
+    Cards are distinct, so the union of deck positions ``start..stop-1`` is
+    ``prefix[:, stop] ^ prefix[:, start]`` (:func:`range_mask`).
+    """
+    prefix = np.zeros((len(post), post.shape[1] + 1), dtype=U32)
+    np.bitwise_xor.accumulate(bits.card_bits(post), axis=1, out=prefix[:, 1:])
+    return prefix
+
+
+def range_mask(prefix: np.ndarray, start, stop) -> np.ndarray:
+    """Union of deck positions ``start..stop-1`` of each row (uint32)."""
+    return prefix[:, stop] ^ prefix[:, start]
+
+
+def deal_packets(post: np.ndarray, n_players: int, packets, start: int = 0) -> np.ndarray:
+    """(N, n_players) hands dealt from cut decks in packets.
+
+    For each size in ``packets``, every receiver in turn (column 0 first) gets
+    that many cards from the top, starting at deck position ``start``. The
+    caller maps receivers to seats (e.g. column 0 = the dealer's left).
+    """
+    prefix = prefix_masks(post)
+    hands = np.zeros((len(post), n_players), dtype=U32)
+    at = start
+    for size in packets:
+        for j in range(n_players):
+            hands[:, j] |= range_mask(prefix, at, at + size)
+            at += size
+    return hands
+
+
+def seat_at(leader, position, n_players: int, direction: int = CLOCKWISE):
+    """Seat playing at ``position`` (0 = the leader) of a trick led by ``leader``."""
+    return (np.asarray(leader) + direction * np.asarray(position)) % n_players
+
+
+# ---------------------------------------------------------------- the trick loop
+
+
+class CardView(NamedTuple):
+    """The player about to play a card, one row per active deal.
+
+    ``rows`` are the rows of the batch these arrays describe (None: all rows,
+    in order). ``hand`` and ``legal`` are uint32 masks; ``led_suit`` and
+    ``winning_card`` are -1 for the leader; ``winning_seat`` is -1 for the
+    leader; ``table`` is the trick's cards so far, ``played`` every card
+    played in the deal so far; ``opponent_holds`` tells whether an opponent
+    (by ``team``) holds the trick now.
+    """
+
+    trick: int
+    position: int
+    rows: np.ndarray | None
+    seat: np.ndarray
+    hand: np.ndarray
+    legal: np.ndarray
+    led_suit: np.ndarray
+    led_mask: np.ndarray
+    winning_card: np.ndarray
+    winning_seat: np.ndarray
+    opponent_holds: np.ndarray
+    table: np.ndarray
+    played: np.ndarray
+
+
+class TrickRecord(NamedTuple):
+    """What :func:`play_tricks` returns, one row per deal (seats, not positions).
+
+    ``plays[i, t, k]`` is the k-th card of trick t (-1: not played: the row
+    ended); ``leaders`` and ``winners`` the leading and winning seats of each
+    trick (winner -1: tied under rank-only strength, or not played);
+    ``won[i, s]`` the cards of the tricks seat s won; ``tricks_won[i, s]``
+    their number; ``hands`` the cards left in hand (by seat).
+    """
+
+    plays: np.ndarray
+    leaders: np.ndarray
+    winners: np.ndarray
+    won: np.ndarray
+    tricks_won: np.ndarray
+    hands: np.ndarray
+
+
+@numba.njit(cache=True)
+def _first_illegal(cards, legal):
+    for j in range(cards.shape[0]):
+        c = cards[j]
+        if c < 0 or c >= 32 or not ((legal[j] >> np.uint32(c)) & np.uint32(1)):
+            return j
+    return -1
+
+
+@numba.njit(cache=True)
+def _play_card(cards, rows, k, t, n, direction, rank_only, hands, leader, team, trump_mask,
+               led_suit, led_mask, best, best_pos, best_is_trump, tied, table, played,
+               plays, winners, won, tricks_won,
+               follow, beat, trump, overtrump, undertrump,
+               v_seat, v_hand, v_legal, v_led, v_led_mask, v_best, v_best_seat, v_opponent):
+    """Play cards[j] for row rows[j] at position k of trick t, then fill the next view.
+
+    Trick state arrays are full-batch (indexed by row); cards and view arrays
+    are per active row. At the trick's last card the winner is recorded, his
+    trick credited and he leads next (a tie under rank_only: the leader again).
+    """
+    last = k == n - 1
+    one = np.uint32(1)
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        c = cards[j]
+        bit = one << np.uint32(c)
+        seat = (leader[i] + direction * k) % n
+        hands[i, seat] &= ~bit
+        table[i] |= bit
+        played[i] |= bit
+        plays[i, t, k] = c
+        is_trump = (bit & trump_mask[i]) != 0
+        if k == 0:
+            led_suit[i] = c & 3
+            led_mask[i] = SUIT_MASK[c & 3]
+            best[i] = c
+            best_pos[i] = 0
+            best_is_trump[i] = is_trump
+            tied[i] = False
+        elif rank_only:
+            if (c >> 2) < (best[i] >> 2):
+                best[i] = c
+                best_pos[i] = k
+                tied[i] = False
+            elif (c >> 2) == (best[i] >> 2):
+                tied[i] = True
+        else:
+            if is_trump:
+                takes = (not best_is_trump[i]) or c < best[i]
+            else:
+                takes = (not best_is_trump[i]) and (led_mask[i] & bit) != 0 and c < best[i]
+            if takes:
+                best[i] = c
+                best_pos[i] = k
+            best_is_trump[i] = best_is_trump[i] or is_trump
+        if last:
+            if tied[i]:
+                winners[i, t] = -1
+            else:
+                w = (leader[i] + direction * best_pos[i]) % n
+                winners[i, t] = w
+                won[i, w] |= table[i]
+                tricks_won[i, w] += 1
+                leader[i] = w
+            led_suit[i] = -1
+            led_mask[i] = 0
+            best[i] = -1
+            best_pos[i] = 0
+            best_is_trump[i] = False
+            tied[i] = False
+            table[i] = 0
+            nk = 0
+        else:
+            nk = k + 1
+        nseat = (leader[i] + direction * nk) % n
+        hand = hands[i, nseat]
+        v_seat[j] = nseat
+        v_hand[j] = hand
+        v_led[j] = led_suit[i]
+        v_led_mask[j] = led_mask[i]
+        v_best[j] = best[i]
+        if nk == 0:
+            v_best_seat[j] = -1
+            v_opponent[j] = False
+            v_legal[j] = hand
+        else:
+            bseat = (leader[i] + direction * best_pos[i]) % n
+            v_best_seat[j] = bseat
+            opponent = team[i, bseat] != team[i, nseat]
+            v_opponent[j] = opponent
+            v_legal[j] = _legal_one(hand, led_mask[i], best[i], best_is_trump[i], trump_mask[i],
+                                    opponent, follow, beat, trump, overtrump, undertrump)
+
+
+@numba.njit(cache=True)
+def _lead_view(rows, n, hands, leader, v_seat, v_hand, v_legal):
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        seat = leader[i] % n
+        v_seat[j] = seat
+        v_hand[j] = hands[i, seat]
+        v_legal[j] = hands[i, seat]
+
+
+def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligations, *,
+                choose: Callable[[CardView], np.ndarray],
+                before_card: Callable[[CardView], np.ndarray | None] | None = None,
+                team=None, direction: int = CLOCKWISE, rank_only: bool = False,
+                units=None, describe: Callable[[int, int, CardView], str] | None = None,
+                ) -> TrickRecord:
+    """Play ``n_tricks`` tricks on a batch of deals; the winner of each leads the next.
+
+    Parameters
+    ----------
+    hands : (N, n) uint32 masks by seat (not modified).
+    leader : (N,) seat leading the first trick.
+    trump_mask : (N,) or scalar uint32, ``SUIT_MASK[trump]`` (0: no trump).
+    obligations : the game's duty table.
+    choose : ``choose(view) -> cards`` (int, one per row of ``view``): the policy.
+    before_card : optional ``before_card(view)``, called before ``choose``; it may
+        return a bool array (one per row of ``view``) of rows that end now (no
+        more cards), or None.
+    team : (N, n) or (n,) team label of each seat (default: every seat its own
+        team); decides "an opponent holds the trick".
+    direction : :data:`CLOCKWISE` or :data:`COUNTER_CLOCKWISE`.
+    rank_only : strength by rank alone (suits ignored); equal ranks tie the
+        trick, which then has no winner and its leader leads again.
+    units : (N,) row ids used in error messages (default ``arange(N)``).
+    describe : ``describe(row_in_view, card, view) -> str`` for an illegal card.
+    """
+    hands = np.array(hands, dtype=U32, order="C")
+    n_rows, n = hands.shape
+    if direction not in (CLOCKWISE, COUNTER_CLOCKWISE):
+        raise ValueError(f"direction must be CLOCKWISE (1) or COUNTER_CLOCKWISE (-1), "
+                         f"got {direction!r}")
+    leader = np.array(np.broadcast_to(leader, (n_rows,)), dtype=np.int64)
+    trump_mask = _rows(trump_mask, n_rows, U32)
+    if team is None:
+        team = np.arange(n)
+    team = np.ascontiguousarray(np.broadcast_to(np.asarray(team, dtype=I8), (n_rows, n)))
+    units = np.arange(n_rows) if units is None else np.asarray(units)
+    duties = obligations.codes()
+
+    state = new_trick(n_rows)
+    led_suit, led_mask, best = state.led_suit, state.led_mask, state.best_card
+    best_pos, best_is_trump, table = state.best_pos, state.best_is_trump, state.table
+    tied = np.zeros(n_rows, bool)
+    played = np.zeros(n_rows, U32)
+    plays = np.full((n_rows, n_tricks, n), -1, I8)
+    leaders = np.full((n_rows, n_tricks), -1, I8)
+    winners = np.full((n_rows, n_tricks), -1, I8)
+    won = np.zeros((n_rows, n), U32)
+    tricks_won = np.zeros((n_rows, n), I8)
+
+    rows = np.arange(n_rows)
+    all_rows = True
+    v_seat, v_hand, v_legal = (np.empty(n_rows, np.int64), np.empty(n_rows, U32),
+                               np.empty(n_rows, U32))
+    _lead_view(rows, n, hands, leader, v_seat, v_hand, v_legal)
+    view = CardView(0, 0, None, v_seat.astype(I8), v_hand, v_legal, led_suit.copy(),
+                    led_mask.copy(), best.copy(), np.full(n_rows, -1, I8),
+                    np.zeros(n_rows, bool), table, played)
+    for t in range(n_tricks):
+        leaders[rows, t] = leader[rows]
+        for k in range(n):
+            view = view._replace(trick=t, position=k, rows=None if all_rows else rows)
+            if before_card is not None:
+                ended = before_card(view)
+                if ended is not None and np.any(ended):
+                    keep = ~np.asarray(ended, dtype=bool)
+                    rows = rows[keep]
+                    all_rows = False
+                    view = CardView(t, k, rows, *(a[keep] for a in view[3:11]),
+                                    table[rows], played[rows])
+            if not rows.size:
+                break
+            cards = np.ascontiguousarray(choose(view), dtype=np.int64)
+            if cards.shape != (rows.size,):
+                raise IllegalAction(f"choose returned shape {cards.shape}, expected ({rows.size},)")
+            if _first_illegal(cards, view.legal) >= 0:
+                _reject_illegal(cards, view, units[rows], describe)
+            m = rows.size
+            out = (np.empty(m, np.int64), np.empty(m, U32), np.empty(m, U32), np.empty(m, I8),
+                   np.empty(m, U32), np.empty(m, I8), np.empty(m, I8), np.empty(m, bool))
+            _play_card(cards, rows, k, t, n, direction, rank_only, hands, leader, team,
+                       trump_mask, led_suit, led_mask, best, best_pos, best_is_trump, tied,
+                       table, played, plays, winners, won, tricks_won, *duties, *out)
+            seat, hand, legal, led, lmask, win_card, win_seat, opponent = out
+            view = CardView(t, k, view.rows, seat.astype(I8), hand, legal, led, lmask, win_card,
+                            win_seat, opponent, table if all_rows else table[rows],
+                            played if all_rows else played[rows])
+        if not rows.size:
+            break
+    return TrickRecord(plays, leaders, winners, won, tricks_won, hands)
+
+
+def _reject_illegal(cards, view: CardView, units, describe) -> None:
+    clipped = np.clip(cards, 0, N_CARDS - 1)
+    bad = (clipped != cards) | (((view.legal >> clipped.astype(U32)) & U32(1)) == 0)
+
+    def default(j: int, c: int, v: CardView) -> str:
+        return (f"card {c} by seat {int(v.seat[j])} in trick {v.trick + 1}; "
+                f"legal: {bits.cards_of(int(v.legal[j]))}")
+
+    text = describe or default
+    reject(bad, units, "play", lambda j: text(j, int(cards[j]), view))
+
+
+# ---------------------------------------------------------------- compilation
+
+
+def warm_up() -> float:
+    """Compile (or load from the on-disk cache) the kernel's functions; seconds taken."""
+    start = time.perf_counter()
+    hands = np.array([[0x1, 0x2, 0x4, 0x8]], dtype=U32)
+    legal_mask(hands[:, 0], new_trick(1), SUIT_MASK[:1], Obligations())
+    play_tricks(hands, 0, 1, U32(0), Obligations(), choose=lambda v: bits.bit_index(v.hand))
+    return time.perf_counter() - start
