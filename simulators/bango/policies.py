@@ -369,23 +369,40 @@ class HeuristicPolicy(Policy):
         return np.where(unwanted, shed, -1).astype(I8)
 
     def lay(self, obs):
-        """Lay when the cards it would place beat the discards by ``lay_margin``.
+        """Lay when the best lay gains ``lay_margin`` points; at the end, whenever it helps.
 
-        The count is :func:`placeable`'s (value level, colour bonus left out);
-        at the end (BG-7), lay whenever a card can be placed.
+        The gain is the exact solver's (:func:`simulators.bango.laying.best_lays`:
+        points of the sequences after minus before, minus the cards discarded),
+        asked only where a cheap estimate (:func:`placeable`) says the margin
+        is within reach. BG-7's last lay is taken when it beats discarding the
+        whole hand.
         """
-        placed = placeable(obs)
-        gain = 2 * placed - obs.hand.sum(axis=1, dtype=np.int32)
-        return np.where(obs.final, placed > 0, gain >= self.lay_margin)
+        hand = obs.hand.sum(axis=1, dtype=np.int32)
+        reach = 3 * placeable(obs) - hand >= self.lay_margin  # each placed card: +1, bonus <= +1
+        ask = np.flatnonzero((obs.final | reach) & (hand > 0))
+        gain = np.full(len(hand), -10_000, dtype=np.int32)
+        if ask.size:
+            gain[ask] = best_lays_of(obs, ask).gain
+        return np.where(obs.final, gain > -hand, gain >= self.lay_margin)
 
     def arrange(self, obs):
         """The best arrangement found (the exact solver's when available)."""
         return best_arrangement(obs)
 
 
+def best_lays_of(obs: BangoObs, rows: np.ndarray | None = None):
+    """The exact laying solver's result for the deciding players (or some rows of them)."""
+    from simulators.bango import laying
+
+    mask, colours, hand = obs.own(obs.seq_mask), obs.own(obs.seq_colours), obs.hand
+    if rows is not None:
+        mask, colours, hand = mask[rows], colours[rows], hand[rows]
+    return laying.best_lays(hand, mask, colours, obs.free_discard)
+
+
 def best_arrangement(obs: BangoObs) -> np.ndarray:
-    """(N, 3, 11) the highest-scoring legal lay known: the laying solver's, else the greedy one."""
-    return greedy_arrangement(obs)
+    """(N, 3, 11) the highest-scoring legal lay of each hand (exact, BG-6 and BG-8)."""
+    return best_lays_of(obs).placed
 
 
 @dataclass(frozen=True)
