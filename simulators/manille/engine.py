@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
-from simulators.core import bits, rng
+from simulators.core import bits, rng, tricks
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -56,6 +56,7 @@ MANILLONS = U32(R.RANK_MASK[R.MANILLON])
 ALL_CHOICES = np.uint8(0b111111)
 PARTNER_CHOICES = {True: np.uint8(0b11111), False: np.uint8(0b1111)}  # partner_may_sans_atout
 CONTRE_FACTOR = np.array(R.CONTRE_FACTOR, dtype=np.int16)
+TEAM_OF_SEAT = np.array([0, 1, 0, 1], dtype=I8)  # partners face to face
 
 
 def mask_points(mask: np.ndarray) -> np.ndarray:
@@ -91,62 +92,6 @@ def turn_order_positions(packets: tuple[int, ...]) -> np.ndarray:
 def seat_of(dealer: np.ndarray, position) -> np.ndarray:
     """Seat of turn-order ``position`` (0 = the dealer's right) for each dealer."""
     return ((dealer - 1 - np.asarray(position)) % R.N_SEATS).astype(I8)
-
-
-# ---------------------------------------------------------------- trick state (MA-5)
-
-STRONGER = np.array(
-    [R.SUIT_MASK[R.suit_of(c)] & ((1 << (4 * R.rank_of(c))) - 1) for c in range(R.N_CARDS)],
-    dtype=U32)
-
-
-class TrickState(NamedTuple):
-    """The trick in progress, one row per deal."""
-
-    led_suit: np.ndarray  # -1 before the lead
-    led_mask: np.ndarray
-    best_card: np.ndarray  # -1 before the lead
-    best_pos: np.ndarray
-    best_is_trump: np.ndarray
-    table: np.ndarray
-    first: bool  # no card yet
-
-
-def new_trick(n_rows: int) -> TrickState:
-    """An empty trick."""
-    return TrickState(np.full(n_rows, -1, I8), np.zeros(n_rows, U32), np.full(n_rows, -1, I8),
-                      np.zeros(n_rows, I8), np.zeros(n_rows, bool), np.zeros(n_rows, U32), True)
-
-
-def legal_mask(hand, state: TrickState, pos, trump_mask, sans_atout, sa_must_beat):
-    """Legal cards for the player at ``pos`` (0..3; partners two apart) following a trick (MA-5)."""
-    opponent = (state.best_pos & 1) != (np.asarray(pos) & 1)  # who holds it now
-    stronger = STRONGER[state.best_card]
-    follow = hand & state.led_mask
-    beat = follow & stronger
-    must_beat = opponent & (beat != 0)
-    if not sa_must_beat:
-        must_beat &= ~sans_atout  # sans atout: follow suit, no duty to beat (MA-5 option)
-    trumps = hand & trump_mask
-    forced = np.where(state.best_is_trump, trumps & stronger, trumps)  # overtrump, else trump
-    return np.where(follow != 0, np.where(must_beat, beat, follow),
-                    np.where(opponent & (forced != 0), forced, hand))
-
-
-def add_card(state: TrickState, card, bit, pos, trump_mask) -> TrickState:
-    """The trick after ``card`` (one-hot ``bit``) is played by position ``pos``."""
-    is_trump = (bit & trump_mask) != 0
-    if state.first:
-        suit = (card & 3).astype(I8)
-        return TrickState(suit, SUIT_MASK5[suit], card,
-                          np.broadcast_to(np.asarray(pos, dtype=I8), card.shape), is_trump, bit,
-                          False)
-    stronger = card < state.best_card  # same suit: a lower index is stronger
-    takes = np.where(is_trump, ~state.best_is_trump | stronger,
-                     ~state.best_is_trump & ((bit & state.led_mask) != 0) & stronger)
-    return TrickState(state.led_suit, state.led_mask, np.where(takes, card, state.best_card),
-                      np.where(takes, np.asarray(pos, dtype=I8), state.best_pos),
-                      state.best_is_trump | is_trump, state.table | bit, False)
 
 
 class Dispatch(SeatDispatch):
@@ -294,59 +239,68 @@ def play_batch(config: R.ManilleConfig, dispatch: Dispatch, deck: np.ndarray, cu
 
 
 def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at):
-    """The eight tricks (MA-5). Returns plays (cards in play order), the winner's turn-order
-    position per trick, the taking team's won cards and its tricks.
+    """The eight tricks on the shared kernel (MA-5). Returns plays (cards in play order),
+    the winner's turn-order position per trick, the taking team's won cards and its tricks.
 
-    Within a trick the four hands are gathered in play order (column ``k`` is
-    the ``k``-th to play), so each card reads and writes one contiguous row.
+    The kernel takes one duty table per call: with ``sans_atout_must_beat``
+    off, sans-atout deals and trump deals are played as two sub-batches.
     """
     n_rows = len(dealer)
-    rows = np.arange(n_rows)
-    hands = hands.copy()
-    trump_mask = SUIT_MASK5[trump]
+    seat_hands = np.take_along_axis(hands, _position_of_seat(dealer), 1)
     sans_atout = trump == R.SANS_ATOUT
-    plays = np.empty((R.N_TRICKS, R.N_SEATS, n_rows), dtype=I8)  # slot-major while playing
-    winner_pos = np.empty((n_rows, R.N_TRICKS), dtype=I8)
-    taking_won = np.zeros(n_rows, dtype=U32)
-    taking_tricks = np.zeros(n_rows, dtype=np.int16)
-    played = np.zeros(n_rows, dtype=U32)
-    leader = np.zeros(n_rows, dtype=I8)  # MA-5: the dealer's right leads the first trick
-    turn = np.arange(R.N_SEATS, dtype=I8)
-    for t in range(R.N_TRICKS):
-        order = (leader[:, None] + turn) % R.N_SEATS  # (N, 4) turn-order positions in play order
-        in_hand = np.ascontiguousarray(np.take_along_axis(hands, order, 1).T)
-        seats = np.ascontiguousarray(((dealer[:, None] - 1 - order) % R.N_SEATS).T.astype(I8))
-        taking = np.ascontiguousarray((order % 2 == 1).T)  # the dealer's team: odd positions
-        state = new_trick(n_rows)
-        for k in range(R.N_SEATS):
-            hand = in_hand[k]
-            legal = legal_mask(hand, state, k, trump_mask, sans_atout,
-                               config.sans_atout_must_beat) if k else hand
-            seat = seats[k]
-            obs = PlayObs(hand, legal, seat, k, t, trump, trump_mask, state.led_suit,
-                          state.led_mask, state.best_card, (state.best_pos & 1) == (k & 1),
-                          state.table, played, taking[k], level,
-                          noise_at(SLOT_PLAY + 4 * t + k))
-            card = dispatch("play", obs, seat, I8)
-            clipped = np.clip(card, 0, R.N_CARDS - 1)
-            bit = bits.card_bits(clipped)
-            bad = ((bit & legal) == 0) | (clipped != card)
-            reject(bad, units, "play", lambda i, c=card, s=seat, lg=legal, t=t: (
-                f"{R.format_card(int(c[i])) if 0 <= c[i] < 32 else int(c[i])} by seat "
-                f"{int(s[i])} in trick {t + 1}; legal: "
-                f"{R.format_cards(bits.cards_of(int(lg[i])))} (MA-5)"))
-            in_hand[k] = hand ^ bit
-            played |= bit
-            plays[t, k] = card
-            state = add_card(state, card, bit, k, trump_mask)
-        hands[rows[:, None], order] = in_hand.T
-        win = order[rows, state.best_pos]
-        winner_pos[:, t] = win
-        took = taking[state.best_pos, rows]
-        taking_won |= np.where(took, state.table, ZERO)
-        taking_tricks += took
-        leader = win  # the winner leads the next trick
-    return plays.transpose(2, 0, 1), winner_pos, taking_won, taking_tricks
+    if config.sans_atout_must_beat or sans_atout.all() or not sans_atout.any():
+        groups = [(np.arange(n_rows), R.duties(int(trump[0]), config.sans_atout_must_beat))]
+    else:
+        groups = [(np.flatnonzero(~sans_atout), R.MA5_DUTIES),
+                  (np.flatnonzero(sans_atout), R.MA5_SANS_ATOUT_DUTIES)]
+    plays = np.empty((n_rows, R.N_TRICKS, R.N_SEATS), dtype=I8)
+    winners = np.empty((n_rows, R.N_TRICKS), dtype=I8)
+    won = np.empty((n_rows, R.N_SEATS), dtype=U32)
+    tricks_won = np.empty((n_rows, R.N_SEATS), dtype=I8)
+    for rows, duties in groups:
+        record = _play_group(dispatch, units[rows], seat_hands[rows], dealer[rows], trump[rows],
+                             level[rows], duties, noise_at, rows)
+        plays[rows], winners[rows] = record.plays, record.winners
+        won[rows], tricks_won[rows] = record.won, record.tricks_won
+    taking_seat = dealer.astype(np.intp)  # the dealer and his partner (MA-3)
+    partner = (taking_seat + 2) % R.N_SEATS
+    rows = np.arange(n_rows)
+    taking_won = won[rows, taking_seat] | won[rows, partner]
+    taking_tricks = (tricks_won[rows, taking_seat] + tricks_won[rows, partner]).astype(np.int16)
+    winner_pos = ((dealer[:, None] - 1 - winners) % R.N_SEATS).astype(I8)
+    return plays, winner_pos, taking_won, taking_tricks
+
+
+def _position_of_seat(dealer: np.ndarray) -> np.ndarray:
+    """(N, 4) turn-order position of each seat."""
+    return ((dealer[:, None] - 1 - np.arange(R.N_SEATS)[None, :]) % R.N_SEATS).astype(np.intp)
+
+
+def _play_group(dispatch, units, hands, dealer, trump, level, duties, noise_at, batch_rows):
+    """Play the tricks of rows sharing one duty table; the policies see a PlayObs per card."""
+    trump_mask = SUIT_MASK5[trump]
+    taking_team = dealer % 2
+
+    def choose(view: tricks.CardView) -> np.ndarray:
+        sub = slice(None) if view.rows is None else view.rows
+        noise = noise_at(SLOT_PLAY + R.N_SEATS * view.trick + view.position)
+        if noise is not None:
+            noise = noise[batch_rows[sub]]
+        obs = PlayObs(view.hand, view.legal, view.seat, view.position, view.trick, trump[sub],
+                      trump_mask[sub], view.led_suit, view.led_mask, view.winning_card,
+                      ~view.opponent_holds, view.table, view.played,
+                      view.seat % 2 == taking_team[sub], level[sub], noise)
+        return dispatch("play", obs, view.seat, I8)
+
+    def describe(j: int, card: int, view: tricks.CardView) -> str:
+        shown = R.format_card(card) if 0 <= card < R.N_CARDS else str(card)
+        return (f"{shown} by seat {int(view.seat[j])} in trick {view.trick + 1}; legal: "
+                f"{R.format_cards(bits.cards_of(int(view.legal[j])))} (MA-5)")
+
+    leader = (dealer.astype(np.int64) - 1) % R.N_SEATS  # MA-5: the dealer's right leads
+    return tricks.play_tricks(hands, leader, R.N_TRICKS, trump_mask, duties, choose=choose,
+                              team=TEAM_OF_SEAT, direction=tricks.COUNTER_CLOCKWISE,
+                              units=units, describe=describe)
 
 
 # ---------------------------------------------------------------- randomness

@@ -39,6 +39,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from simulators.core.tricks import Duty, Obligations
+
 N_SUITS = 4
 N_RANKS = 8
 N_CARDS = 32
@@ -70,6 +72,20 @@ CONTRE_NAMES = ("none", "contre", "surcontre")
 CONTRE_FACTOR = (1, 2, 4)  # MA-6: contre x2, surcontre x4 instead
 SANS_ATOUT_FACTOR = 2  # MA-6: sans atout doubles; multipliers multiply
 TARGETS = (50, 100, 150)  # MA-6
+
+# MA-5, the duty table (simulators.core.tricks reads it): follow suit; while an
+# opponent holds the trick, beat his led-suit card, trump when void, overtrump
+# his trump; unable to overtrump, discard anything (no under-trumping duty);
+# while the partner holds it, only follow suit.
+MA5_DUTIES = Obligations(follow=True, beat=Duty.OPPONENT_HOLDS, trump=Duty.OPPONENT_HOLDS,
+                         overtrump=Duty.OPPONENT_HOLDS, undertrump=False)
+# MA-5 sans atout: follow suit or discard, no duty to beat...
+MA5_SANS_ATOUT_DUTIES = Obligations(follow=True, beat=Duty.NEVER, trump=Duty.NEVER,
+                                    overtrump=Duty.NEVER, undertrump=False)
+# ... unless the option sans_atout_must_beat keeps it (no trump: the trump duties are moot)
+MA5_SANS_ATOUT_MUST_BEAT_DUTIES = Obligations(follow=True, beat=Duty.OPPONENT_HOLDS,
+                                              trump=Duty.NEVER, overtrump=Duty.NEVER,
+                                              undertrump=False)
 
 
 def card(rank: int, suit: int) -> int:
@@ -183,6 +199,13 @@ def format_trump(trump: int) -> str:
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def duties(trump: int, sans_atout_must_beat: bool = False) -> Obligations:
+    """The MA-5 duty table of a deal with this trump (a suit or ``SANS_ATOUT``)."""
+    if trump != SANS_ATOUT:
+        return MA5_DUTIES
+    return MA5_SANS_ATOUT_MUST_BEAT_DUTIES if sans_atout_must_beat else MA5_SANS_ATOUT_DUTIES
 
 
 @dataclass(frozen=True)

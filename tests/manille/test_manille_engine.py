@@ -11,18 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from simulators.core import tricks
 from simulators.core.dispatch import IllegalAction
 from simulators.manille import referee
 from simulators.manille import rules as R
 from simulators.manille.crosscheck import check_deals, check_games, check_invariants
-from simulators.manille.engine import (
-    TrickState,
-    add_card,
-    legal_mask,
-    new_trick,
-    simulate_deals,
-    simulate_games,
-)
+from simulators.manille.engine import simulate_deals, simulate_games
 from simulators.manille.policies import HeuristicPolicy, RandomPolicy, make_policy
 from simulators.manille.rules import ManilleConfig
 
@@ -58,31 +52,27 @@ def test_every_trump_choice_and_contre_level_is_exercised():
     assert (table["result"] == "draw").any()  # 34-34 deals occur (MA-6)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.permutations(range(32)), st.integers(0, 3), st.integers(0, 3), st.integers(0, 4),
-       st.booleans(), st.integers(0, 20))
-def test_engine_legal_mask_matches_referee(deck, played_before, seat_pos, trump, sa_beat, hand_cut):
-    """The engine's MA-5 mask equals the referee's legal_plays on random positions."""
-    table = list(deck[:played_before])
-    hand = deck[8:8 + max(1, 8 - hand_cut % 8)]
-    state = new_trick(1)
-    trump_mask = np.array([R.SUIT_MASK[trump] if trump < 4 else 0], dtype=np.uint32)
+@settings(max_examples=400, deadline=None)
+@given(st.permutations(range(32)), st.integers(1, 3), st.integers(0, 3), st.integers(0, 4),
+       st.booleans(), st.integers(1, 8))
+def test_declared_ma5_duties_on_the_kernel_match_the_referee(deck, played_before, seat, trump,
+                                                              sa_beat, hand_size):
+    """The MA-5 duty table, read by the shared kernel, gives the referee's legal_plays."""
+    trump_mask = np.array([tricks.SUIT_MASK[trump]], dtype=np.uint32)
+    state = tricks.new_trick(1)
     trick = []
-    for k, c in enumerate(table):
-        pos = (seat_pos - played_before + k) % 4
-        card = np.array([c], np.int8)
-        state = add_card(state, card, np.array([1 << c], np.uint32), np.array([pos], np.int8),
-                         trump_mask)
-        trick.append((pos, c))
-    if not trick:
-        return
-    hand_mask = np.array([sum(1 << c for c in hand)], dtype=np.uint32)
-    mask = legal_mask(hand_mask, state, np.array([seat_pos]), trump_mask,
-                      np.array([trump == 4]), sa_beat)
-    want = referee.legal_plays(hand, trick, seat_pos, trump, sa_beat)
+    for k, c in enumerate(deck[:played_before]):
+        player = (seat + played_before - k) % 4  # counter-clockwise: the seats before `seat`
+        state = tricks.add_card(state, np.array([c], np.int8), k, trump_mask)
+        trick.append((player, c))
+    hand = deck[8:8 + hand_size]
+    holder = trick[int(state.best_pos[0])][0]
+    opponent = np.array([holder % 2 != seat % 2])
+    mask = tricks.legal_mask(np.array([sum(1 << c for c in hand)], dtype=np.uint32), state,
+                             trump_mask, R.duties(trump, sa_beat), opponent)
+    want = referee.legal_plays(hand, trick, seat, trump, sa_beat)
     assert [c for c in range(32) if int(mask[0]) >> c & 1] == want
-    assert referee.trick_winner(trick, trump) == int(state.best_pos[0])
-    assert isinstance(state, TrickState)
+    assert referee.trick_winner(trick, trump) == holder
 
 
 def test_dealing_matches_exact_combinatorics():
