@@ -132,3 +132,30 @@ def test_full_deal_at_zero_all_is_solved_within_a_hundredth():
     result = solve(tree, iterations=1000, target=0.01, check_every=25)
     assert result.exploitability <= 0.01
     assert np.isfinite(result.value)
+
+
+@pytest.mark.parametrize("nd_strong, d_strong", [(True, True), (False, True), (True, False)])
+def test_fixed_order_play_on_the_tree_matches_exact_enumeration(nd_strong, d_strong):
+    """TR-1, TR-3 cross-checked: the deal tree at 11-11 (no proposal fits, TR-5) with
+    both players following OrderedPolicy gives the referee-based exact enumeration."""
+    from simulators.truc.exact import fixed_order_distribution
+    from simulators.truc.policies import OrderedPolicy
+    from simulators.truc.solver.policy_eval import policy_strategy
+
+    deal = build_deal_tree(DealSpec(scores=(11, 11)))
+    exact = fixed_order_distribution(nd_strong, d_strong)
+    expected = float(sum(p for (who, _), p in exact.items() if who == "non_dealer")
+                     - sum(p for (who, _), p in exact.items() if who == "dealer"))
+    strategy = np.ones(deal.tree.n_entries)
+    for seat, strong in ((0, nd_strong), (1, d_strong)):
+        own = policy_strategy(deal, OrderedPolicy(strongest_first=strong))
+        rows = _entries_of_seat(deal.tree, seat)
+        strategy[rows] = own[rows]
+    assert game_value(deal.tree, strategy) == pytest.approx(expected, abs=1e-12)
+
+
+def _entries_of_seat(tree, seat):
+    """Entries holding the action probabilities of ``seat``."""
+    nodes = np.flatnonzero(tree.player[tree.parent[1:]] == seat) + 1
+    starts, counts = tree.entry_start[nodes, seat], tree.entry_count[nodes, seat]
+    return np.concatenate([np.arange(s, s + k) for s, k in zip(starts, counts, strict=True)])

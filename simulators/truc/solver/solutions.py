@@ -64,9 +64,10 @@ def _stem(spec: DealSpec, target: float) -> str:
         .replace(" ", "")
 
 
-def solved_deal(spec: DealSpec = DealSpec(), target: float = DEFAULT_TARGET,
+def solved_deal(spec: DealSpec | None = None, target: float = DEFAULT_TARGET,
                 max_iterations: int = 5000, use_cache: bool = True) -> SolvedDeal:
     """The equilibrium of one deal, from the cache or solved now (see the module docstring)."""
+    spec = DealSpec() if spec is None else spec
     if not 0 < target < 1:
         raise ValueError(f"target must be in (0, 1) points per deal, got {target!r}")
     deal = build_deal_tree(spec)
