@@ -34,7 +34,7 @@ from simulators.bianco_mano.observations import (
     PacketObs,
     PlayObs,
 )
-from simulators.core import bits, rng
+from simulators.core import bits, rng, tricks
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -44,61 +44,31 @@ I8 = np.int8
 ONE = U32(1)
 ZERO = U32(0)
 
-FAMILY_MASK = np.array(R.FAMILY_MASK, dtype=U32)
-RANK_MASK = np.array(R.RANK_MASK, dtype=U32)
-# STRONGER[c]: cards of c's family that beat c (BM-9)
-STRONGER = np.array(
-    [R.FAMILY_MASK[R.family_of(c)] & ((1 << (4 * R.rank_of(c))) - 1) for c in range(R.N_CARDS)],
-    dtype=U32,
-)
+FAMILY_MASK = tricks.SUIT_MASK[:R.N_FAMILIES]  # the kernel's suits are BM-1's families
+RANK_MASK = tricks.RANK_MASK
+STRONGER = tricks.STRONGER  # STRONGER[c]: cards of c's family that beat c (BM-9)
 # BONUS_MASK[f]: Garde du Corps and Chauffeur of family f (BM-11)
 BONUS_MASK = np.array(
     [(1 << R.card(R.GARDE_DU_CORPS, f)) | (1 << R.card(R.CHAUFFEUR, f)) for f in range(4)],
     dtype=U32,
 )
 ALL_CARDS = U32(R.ALL_CARDS)
-# ROTATIONS[n][w, k] = (w + k) % n: play position k when seat/position w leads
-ROTATIONS = {n: (np.arange(n)[:, None] + np.arange(n)) % n for n in R.PLAYER_COUNTS}
+
+# BM-8: follow the led family; void, play a dominant card; a dominant card played
+# into a trick holding one must beat the strongest if it can, else any dominant;
+# no partner exception, no duty to beat a non-dominant card.
+DUTIES = tricks.Obligations(follow=True, beat=tricks.Duty.NEVER, trump=tricks.Duty.ALWAYS,
+                            overtrump=tricks.Duty.ALWAYS, undertrump=True)
 
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
 POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
 
 
 def mask_points(mask: np.ndarray, dominant: np.ndarray) -> np.ndarray:
-    """Card points held in each mask when ``dominant`` is dominant (BM-1)."""
+    """Card points held in each mask when ``dominant`` is dominant (BM-1: doubled)."""
     mask = np.asarray(mask, dtype=U32)
-    doubled = mask & FAMILY_MASK[dominant]
-    total = np.zeros(mask.shape, dtype=np.int16)
-    for rank, points in enumerate(R.BASE_POINTS):
-        if points:
-            count = bits.popcount(mask & RANK_MASK[rank]) + bits.popcount(doubled & RANK_MASK[rank])
-            total += np.int16(points) * count.astype(np.int16)
-    return total
-
-
-def legal_play_mask(hand, led_mask, best_card, trick_has_dominant, dom_mask) -> np.ndarray:
-    """Legal cards (uint32 mask) for a follower, per BM-8.
-
-    ``led_mask`` and ``dom_mask`` are the masks of the led and dominant
-    families; ``best_card`` is the card currently winning the trick. For the
-    leader the whole hand is legal and this function is not used.
-    """
-    hand = np.asarray(hand, dtype=U32)
-    follow = hand & led_mask  # BM-8 (1)
-    dom_cards = hand & dom_mask  # BM-8 (2)
-    candidates = np.where(follow != 0, follow, np.where(dom_cards != 0, dom_cards, hand))
-    over = candidates & STRONGER[best_card]  # BM-8 (3): beat the best dominant if you can
-    must_beat = trick_has_dominant & ((candidates & dom_mask) != 0) & (over != 0)
-    return np.where(must_beat, over, candidates)
-
-
-def beats(card, best_card, led_family, trick_has_dominant, dominant) -> np.ndarray:
-    """Whether ``card`` takes the lead of the trick from ``best_card`` (BM-9)."""
-    family = card & 3
-    is_dom = family == dominant
-    stronger = card < best_card  # same family: lower index is stronger (rank-major)
-    return np.where(is_dom, ~trick_has_dominant | stronger,
-                    ~trick_has_dominant & (family == led_family) & stronger)
+    extra = tricks.mask_points(mask & FAMILY_MASK[dominant], R.BASE_POINTS)
+    return tricks.mask_points(mask, R.BASE_POINTS) + extra * np.int16(R.DOMINANT_FACTOR - 1)
 
 
 def score_changes(outcome, seat_is_taker, seat_on_side) -> np.ndarray:
@@ -170,77 +140,15 @@ def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray,
     """
     n = config.n_players
     n_rows = len(deck)
-    h1 = R.FIRST_DISTRIBUTION[n]
     n_tricks = R.HAND_SIZE[n]
-    rows = np.arange(n_rows)
     dealer = dealer.astype(I8)
-
-    def noise_at(slot: int, idx=None):
-        if noise is None:
-            return None
-        return noise[slot] if idx is None else noise[slot][idx]
-
-    # BM-3: the top `cut` cards go to the bottom (row i reads deck twice over from cut[i])
-    windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([deck, deck], 1), 32, 1)
-    post = windows[rows, cut]
-    card_bit = bits.card_bits(post)
-    prefix = np.zeros((n_rows, R.N_CARDS + 1), dtype=U32)
-    np.bitwise_xor.accumulate(card_bit, axis=1, out=prefix[:, 1:])
-
-    def packet(p, start, stop):
-        return p[:, stop] ^ p[:, start]  # cards are distinct: xor of a range is its union
-
-    # BM-4..BM-6: first distribution, packets one per player from the dealer's left
-    choices = R.FIRST_PACKET_CHOICES[n]
-    if first_packet is not None:
-        if first_packet not in choices:
-            raise ValueError(f"first_packet must be one of {choices}, got {first_packet!r}")
-        first = np.full(n_rows, first_packet, dtype=I8)
-    elif len(choices) == 1:
-        first = np.full(n_rows, choices[0], dtype=I8)
-    else:
-        first = dispatch("first_packet", PacketObs(dealer, n, choices, noise_at(0)), dealer, I8)
-        reject(~np.isin(first, choices), units, "first packet of",
-                lambda i: f"{int(first[i])} cards; allowed {choices} (BM-4/BM-5)")
-    hand1 = np.zeros((n_rows, n), dtype=U32)
-    for size in choices:
-        rest = h1 - size
-        chosen = first == size
-        for j in range(n):
-            h = packet(prefix, size * j, size * j + size) ^ packet(
-                prefix, n * size + rest * j, n * size + rest * j + rest)
-            hand1[:, j] = np.where(chosen, h, hand1[:, j])
-    turned = post[:, n * h1]
-    turned_family = (turned & 3).astype(np.uint8)
+    post = tricks.cut_decks(deck, cut)  # BM-3: the top `cut` cards go to the bottom
+    prefix = tricks.prefix_masks(post)
+    first, hand1 = _first_distribution(n, dispatch, prefix, dealer, noise, units, first_packet)
+    turned = post[:, n * R.FIRST_DISTRIBUTION[n]]
     seat_of_position = ((dealer[:, None] + 1 + np.arange(n)) % n).astype(I8)
-
-    # BM-7: two bidding rounds from the dealer's left
-    taker_pos = np.full(n_rows, -1, dtype=I8)
-    bid_round = np.zeros(n_rows, dtype=I8)
-    dominant = np.full(n_rows, -1, dtype=I8)
-    bids = np.full((n_rows, 2 * n), -1, dtype=I8)
-    turned_bit = np.left_shift(np.uint8(1), turned_family)
-    pass_bit = np.uint8(1 << R.PASS)
-    for rnd, legal in ((1, turned_bit | pass_bit), (2, (np.uint8(15) & ~turned_bit) | pass_bit)):
-        for j in range(n):
-            ask = np.flatnonzero(taker_pos < 0)  # rows already decided are not asked
-            if not ask.size:
-                break
-            slot = (rnd - 1) * n + j
-            seat = seat_of_position[ask, j]
-            obs = BidObs(hand1[ask, j], turned[ask], seat, dealer[ask], j, rnd, legal[ask], n,
-                         config.bianco_mano, noise_at(1 + slot, ask))
-            action = dispatch("bid", obs, seat, I8)
-            ok = (action >= 0) & (action <= R.PASS)
-            ok &= ((legal[ask] >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
-            reject(~ok, units[ask], "bid",
-                    lambda i, a=action, s=seat, r=rnd, t=turned[ask]: f"{int(a[i])} by seat "
-                    f"{int(s[i])} in round {r} (turned {R.format_card(int(t[i]))}) (BM-7)")
-            bids[ask, slot] = action
-            took = action != R.PASS
-            taker_pos[ask[took]] = j
-            bid_round[ask[took]] = rnd
-            dominant[ask[took]] = action[took]
+    bids, taker_pos, bid_round, dominant = _bidding(config, dispatch, hand1, turned, dealer,
+                                                    seat_of_position, noise, units)
 
     out = {
         "taker": np.full(n_rows, -1, I8), "partner": np.full(n_rows, -1, I8),
@@ -255,15 +163,15 @@ def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray,
     next_deck = None
     if gather:
         next_deck = np.empty_like(deck)
-        for size in choices:  # BM-3: after an all-pass, stack hands, turned card, stock
+        for size in R.FIRST_PACKET_CHOICES[n]:  # BM-3: after an all-pass, hands, turned, stock
             chosen = first == size
             next_deck[chosen] = post[chosen][:, _void_gather_order(n, size)]
 
     t = np.flatnonzero(taker_pos >= 0)
     if t.size:
-        played = _play_taken(config, dispatch, units[t], prefix[t], card_bit[t], hand1[t],
-                             taker_pos[t], seat_of_position[t], turned[t], dominant[t],
-                             dealer[t], None if noise is None else noise[:, t], gather)
+        played = _play_taken(config, dispatch, units[t], prefix[t], hand1[t], taker_pos[t],
+                             seat_of_position[t], turned[t], dominant[t], dealer[t],
+                             None if noise is None else noise[:, t], gather)
         for key, value in played.items():
             if key == "next_deck":
                 next_deck[t] = value
@@ -277,59 +185,175 @@ def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray,
     )
 
 
-def _play_taken(config, dispatch, units, prefix, card_bit, hand1, taker_pos,
-                seat_of_position, turned, dominant, dealer, noise, gather):
+def _first_distribution(n, dispatch, prefix, dealer, noise, units, first_packet):
+    """BM-4..BM-6: the dealer's packet order and the first distribution, by position.
+
+    Packets go one per player from the dealer's left (position 0).
+    """
+    n_rows = len(prefix)
+    h1 = R.FIRST_DISTRIBUTION[n]
+    choices = R.FIRST_PACKET_CHOICES[n]
+    if first_packet is not None:
+        if first_packet not in choices:
+            raise ValueError(f"first_packet must be one of {choices}, got {first_packet!r}")
+        first = np.full(n_rows, first_packet, dtype=I8)
+    elif len(choices) == 1:
+        first = np.full(n_rows, choices[0], dtype=I8)
+    else:
+        obs = PacketObs(dealer, n, choices, None if noise is None else noise[0])
+        first = dispatch("first_packet", obs, dealer, I8)
+        reject(~np.isin(first, choices), units, "first packet of",
+               lambda i: f"{int(first[i])} cards; allowed {choices} (BM-4/BM-5)")
+    hand1 = np.zeros((n_rows, n), dtype=U32)
+    for size in choices:
+        rest = h1 - size
+        chosen = first == size
+        for j in range(n):
+            h = tricks.range_mask(prefix, size * j, size * j + size) ^ tricks.range_mask(
+                prefix, n * size + rest * j, n * size + rest * j + rest)
+            hand1[:, j] = np.where(chosen, h, hand1[:, j])
+    return first, hand1
+
+
+def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, units):
+    """BM-7: two bidding rounds from the dealer's left; rows decided are not asked again.
+
+    Returns the bids (N, 2n), the taker's position (-1: all passed), the round
+    and the dominant family.
+    """
+    n = config.n_players
+    n_rows = len(hand1)
+    taker_pos = np.full(n_rows, -1, dtype=I8)
+    bid_round = np.zeros(n_rows, dtype=I8)
+    dominant = np.full(n_rows, -1, dtype=I8)
+    bids = np.full((n_rows, 2 * n), -1, dtype=I8)
+    turned_bit = np.left_shift(np.uint8(1), (turned & 3).astype(np.uint8))
+    pass_bit = np.uint8(1 << R.PASS)
+    for rnd, legal in ((1, turned_bit | pass_bit), (2, (np.uint8(15) & ~turned_bit) | pass_bit)):
+        for j in range(n):
+            ask = np.flatnonzero(taker_pos < 0)
+            if not ask.size:
+                break
+            slot = (rnd - 1) * n + j
+            seat = seat_of_position[ask, j]
+            obs = BidObs(hand1[ask, j], turned[ask], seat, dealer[ask], j, rnd, legal[ask], n,
+                         config.bianco_mano, None if noise is None else noise[1 + slot][ask])
+            action = dispatch("bid", obs, seat, I8)
+            ok = (action >= 0) & (action <= R.PASS)
+            ok &= ((legal[ask] >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
+            reject(~ok, units[ask], "bid",
+                   lambda i, a=action, s=seat, r=rnd, t=turned[ask]: f"{int(a[i])} by seat "
+                   f"{int(s[i])} in round {r} (turned {R.format_card(int(t[i]))}) (BM-7)")
+            bids[ask, slot] = action
+            took = action != R.PASS
+            taker_pos[ask[took]] = j
+            bid_round[ask[took]] = rnd
+            dominant[ask[took]] = action[took]
+    return bids, taker_pos, bid_round, dominant
+
+
+class _Taken(NamedTuple):
+    """A taken deal's hands and roles, one row per deal (seats, not positions)."""
+
+    hands: np.ndarray  # (m, n) cards in hand when play starts
+    taker: np.ndarray
+    dominant: np.ndarray
+    dom_mask: np.ndarray
+    taker_bid_hand: np.ndarray
+    taker_hand: np.ndarray  # all cards received, espion included
+    espion: np.ndarray
+    partner: np.ndarray
+    called: np.ndarray
+    on_side: np.ndarray  # (m, n) bool: the seat plays for the taker
+
+
+def _play_taken(config, dispatch, units, prefix, hand1, taker_pos, seat_of_position, turned,
+                dominant, dealer, noise, gather):
     """Complete, play and score the deals that have a taker (BM-4..BM-11)."""
     n = config.n_players
-    m = len(taker_pos)
-    rows = np.arange(m)
-    n_tricks = R.HAND_SIZE[n]
-    h1 = R.FIRST_DISTRIBUTION[n]
-    base_slot = 1 + 2 * n
+    slot = 1 + 2 * n  # noise slots: espion, call, announce, then the cards
 
-    def noise_at(slot):
-        return None if noise is None else noise[slot]
+    def noise_at(k):
+        return None if noise is None else noise[k]
 
-    def packet(start, stop):
-        return prefix[:, stop] ^ prefix[:, start]
+    hands, taker_bid_hand = _second_distribution(n, prefix, hand1, taker_pos, turned, dealer)
+    rows = np.arange(len(hands))
+    taker = seat_of_position[rows, taker_pos]
+    taker_hand = hands[rows, taker]
+    dom_mask = FAMILY_MASK[dominant]
+    espion = _set_espion(n, dispatch, hands, taker, dominant, noise_at(slot), units)
+    partner, called, on_side = _sides(n, dispatch, hands, taker, espion, dominant, dom_mask,
+                                      noise_at(slot + 1), units)
+    deal = _Taken(hands, taker, dominant, dom_mask, taker_bid_hand, taker_hand, espion,
+                  partner, called, on_side)
+    eligible, bonus = _announce(config, dispatch, deal, noise_at(slot + 2), units)
+    record = _play_tricks(n, dispatch, deal, noise, slot + 3, units)
+    side_won = np.bitwise_or.reduce(np.where(on_side, record.won, ZERO), axis=1)
+    side_tricks = np.where(on_side, record.tricks_won, 0).sum(axis=1).astype(I8)
+    side_points, outcome, deltas = _score(deal, side_won, bonus)
+    result = {
+        "taker": taker, "partner": partner, "called": called, "espion": espion,
+        "bonus_eligible": eligible, "bonus": bonus, "taker_bid_hand": taker_bid_hand,
+        "taker_hand": taker_hand, "plays": record.plays, "trick_winners": record.winners,
+        "side_points": side_points, "side_tricks": side_tricks, "outcome": outcome,
+        "deltas": deltas,
+    }
+    if gather:
+        result["next_deck"] = _gather_played(config, record.plays, record.winners, on_side,
+                                             espion)
+    return result
 
-    # second distribution, one packet per player from the dealer's left
+
+def _second_distribution(n, prefix, hand1, taker_pos, turned, dealer):
+    """Hands by seat after the second distribution (BM-4..BM-7), and the taker's bid hand.
+
+    One packet per player from the dealer's left; the taker always receives
+    the turned card (BM-7).
+    """
+    rows = np.arange(len(hand1))
     hands = hand1.copy()
-    start = n * h1 + 1
+    start = n * R.FIRST_DISTRIBUTION[n] + 1
     if n == 4:  # BM-5: the taker gets 2 cards, the others 3
         for j in range(n):
             s = start + 3 * j
-            before, at, after = packet(s, min(s + 3, 32)), packet(s, s + 2), packet(s - 1, s + 2)
+            before = tricks.range_mask(prefix, s, min(s + 3, 32))
+            at, after = tricks.range_mask(prefix, s, s + 2), tricks.range_mask(prefix, s - 1, s + 2)
             hands[:, j] |= np.select([j < taker_pos, j == taker_pos], [before, at], after)
     else:  # BM-4, BM-6: equal packets, the last card face down to the taker
         size = R.SECOND_PACKET[n]
         for j in range(n):
-            hands[:, j] |= packet(start + size * j, start + size * (j + 1))
-        hands[rows, taker_pos] |= card_bit[:, R.N_CARDS - 1]
+            hands[:, j] |= tricks.range_mask(prefix, start + size * j, start + size * (j + 1))
+        hands[rows, taker_pos] |= tricks.range_mask(prefix, R.N_CARDS - 1, R.N_CARDS)
     turned_bit = bits.card_bits(turned)
     taker_bid_hand = hand1[rows, taker_pos] | turned_bit
-    hands[rows, taker_pos] |= turned_bit  # BM-7: the taker always receives the turned card
+    hands[rows, taker_pos] |= turned_bit
     position_of_seat = (np.arange(n)[None, :] - dealer[:, None] - 1) % n
-    hands = np.take_along_axis(hands, position_of_seat, 1)
-    taker = seat_of_position[rows, taker_pos]
+    return np.take_along_axis(hands, position_of_seat, 1), taker_bid_hand
+
+
+def _set_espion(n, dispatch, hands, taker, dominant, noise, units):
+    """BM-4, BM-6: the taker sets 2 cards of his hand aside (removed from ``hands``)."""
+    rows = np.arange(len(hands))
+    if not R.ESPION_SIZE[n]:
+        return np.zeros(len(hands), dtype=U32)
     taker_hand = hands[rows, taker]
-    dom_mask = FAMILY_MASK[dominant]
+    espion = dispatch("espion", EspionObs(taker_hand, dominant, taker, n, noise), taker, U32)
+    reject((bits.popcount(espion) != 2) | ((espion & ~taker_hand) != 0), units, "espion",
+           lambda i: f"{bin(int(espion[i]))} is not 2 cards of the taker's hand (BM-4/BM-6)")
+    hands[rows, taker] &= ~espion
+    return espion
 
-    espion = np.zeros(m, dtype=U32)
-    if R.ESPION_SIZE[n]:  # BM-4, BM-6: the taker sets 2 cards aside
-        obs = EspionObs(taker_hand, dominant, taker, n, noise_at(base_slot))
-        espion = dispatch("espion", obs, taker, U32)
-        reject((bits.popcount(espion) != 2) | ((espion & ~taker_hand) != 0), units, "espion",
-                lambda i: f"{bin(int(espion[i]))} is not 2 cards of the taker's hand (BM-4/BM-6)")
-        hands[rows, taker] &= ~espion
 
-    called = np.full(m, -1, dtype=I8)
+def _sides(n, dispatch, hands, taker, espion, dominant, dom_mask, noise, units):
+    """The taker's partner, the called card and who plays for the taker (BM-4..BM-6)."""
+    m = len(hands)
+    rows = np.arange(m)
     seats = np.arange(n)[None, :]
+    called = np.full(m, -1, dtype=I8)
     if n == 5:  # BM-6: call a non-dominant card held by someone else
         held = hands[rows, taker]
         legal = ALL_CARDS & ~(held | espion | dom_mask)
-        called = dispatch("call", CallObs(held, espion, dominant, legal, noise_at(base_slot + 1)),
-                          taker, I8)
+        called = dispatch("call", CallObs(held, espion, dominant, legal, noise), taker, I8)
         bad = (called < 0) | (called >= R.N_CARDS)
         bad |= ((legal >> np.clip(called, 0, 31).astype(U32)) & ONE) == 0
         reject(bad, units, "call", lambda i: f"{int(called[i])} (BM-6)")
@@ -341,106 +365,72 @@ def _play_taken(config, dispatch, units, prefix, card_bit, hand1, taker_pos,
     else:  # BM-4: the taker alone
         partner = np.full(m, -1, dtype=I8)
         on_side = seats == taker[:, None]
+    return partner, called, on_side
 
-    held = hands[rows, taker]
-    eligible = np.zeros(m, dtype=bool)
-    bonus = np.zeros(m, dtype=bool)
-    if config.bianco_mano:  # BM-11
-        eligible = (held & BONUS_MASK[dominant]) == BONUS_MASK[dominant]
-        obs = AnnounceObs(held, dominant, eligible, noise_at(base_slot + 2))
-        bonus = dispatch("announce", obs, taker, bool)
-        reject(bonus & ~eligible, units, "Bianco Mano announced",
-                lambda i: "without both the Garde du Corps and the Chauffeur (BM-11)")
 
-    # BM-8, BM-9: tricks, the taker leading the first. Hands and seats are kept in
-    # play order; after each trick one gather rotates them to start at the winner.
-    plays = np.empty((m, n_tricks, n), dtype=I8)
-    winners = np.empty((m, n_tricks), dtype=I8)
-    played = np.zeros(m, dtype=U32)
-    side_won = np.zeros(m, dtype=U32)
-    side_tricks = np.zeros(m, dtype=I8)
-    revealed = np.zeros(m, dtype=bool)
-    no_card = np.full(m, -1, dtype=I8)
-    no_mask = np.zeros(m, dtype=U32)
-    rotation = ROTATIONS[n]
-    row_base = (rows * n)[:, None]
-    order = rotation[taker].astype(I8)  # seats in play order
-    in_hand = hands.ravel()[row_base + rotation[taker]]
-    first_play_slot = base_slot + 3
-    for trick in range(n_tricks):
-        if n == 4:
-            side_in_order = ((order ^ taker[:, None]) & 1) == 0
+def _announce(config, dispatch, deal: _Taken, noise, units):
+    """BM-11: eligible takers (both bonus cards in hand) may announce Bianco Mano."""
+    m = len(deal.taker)
+    if not config.bianco_mano:
+        return np.zeros(m, dtype=bool), np.zeros(m, dtype=bool)
+    held = deal.hands[np.arange(m), deal.taker]
+    bonus_cards = BONUS_MASK[deal.dominant]
+    eligible = (held & bonus_cards) == bonus_cards
+    bonus = dispatch("announce", AnnounceObs(held, deal.dominant, eligible, noise), deal.taker,
+                     bool)
+    reject(bonus & ~eligible, units, "Bianco Mano announced",
+           lambda i: "without both the Garde du Corps and the Chauffeur (BM-11)")
+    return eligible, bonus
+
+
+def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.TrickRecord:
+    """BM-8, BM-9 on the kernel: the taker leads the first trick, play goes clockwise.
+
+    What a player knows of the sides is Bianco Mano's: in 5 players only the
+    partner knows the sides until the called card is played (BM-6).
+    """
+    n_tricks = R.HAND_SIZE[n]
+    side_bits = (deal.on_side.astype(U32) << np.arange(n, dtype=U32)).sum(axis=1, dtype=U32)
+    called_bit = bits.card_bits(np.maximum(deal.called, 0)) if n == 5 else None
+    no_ally = np.zeros(len(deal.taker), dtype=bool)
+
+    def on_side_of(seat):
+        return ((side_bits >> seat.astype(U32)) & ONE) != 0
+
+    def choose(view: tricks.CardView) -> np.ndarray:
+        seat, k = view.seat, view.position
+        mine = on_side_of(seat)
+        if k == 0:
+            ally = no_ally
         else:
-            side_in_order = order == taker[:, None]
-            if n == 5:
-                partner_in_order = order == partner[:, None]
-                side_in_order |= partner_in_order
-        table = np.zeros(m, dtype=U32)
-        has_dom = winner_side = win_pos = None  # set by the leader's card (k == 0)
-        for k in range(n):
-            seat = order[:, k]
-            hand = in_hand[:, k]
-            if k == 0:
-                legal, led, led_mask, best = hand, no_card, no_mask, no_card
-                ally = np.zeros(m, dtype=bool)
-            else:
-                legal = legal_play_mask(hand, led_mask, best, has_dom, dom_mask)
-                ally = side_in_order[:, k] == winner_side
-                if n == 5:  # before the called card shows, only the partner knows the sides
-                    ally &= revealed | partner_in_order[:, k]
-            obs = PlayObs(hand, legal, seat, k, trick, dominant, dom_mask, led, led_mask, best,
-                          ally, table, played, taker, side_in_order[:, k], n,
-                          noise_at(first_play_slot + trick * n + k))
-            card = dispatch("play", obs, seat, I8)
-            bad = (card < 0) | (card >= R.N_CARDS)
-            bad |= ((legal >> np.clip(card, 0, 31).astype(U32)) & ONE) == 0
-            reject(bad, units, "play", lambda i, c=card, s=seat, lg=legal, t=trick: (
-                f"{R.format_card(int(c[i])) if 0 <= c[i] < 32 else int(c[i])} by seat {int(s[i])}"
-                f" in trick {t + 1}; legal: {R.format_cards(bits.cards_of(int(lg[i])))} (BM-8)"))
-            bit = bits.card_bits(card)
-            in_hand[:, k] = hand ^ bit
-            table |= bit
-            played |= bit
-            plays[:, trick, k] = card
-            family = (card & 3).astype(I8)
-            if k == 0:
-                led, best = family, card
-                led_mask = FAMILY_MASK[led]
-                win_pos = np.zeros(m, dtype=I8)
-                has_dom = family == dominant
-                winner_side = side_in_order[:, 0]
-            else:
-                takes = beats(card, best, led, has_dom, dominant)
-                best = np.where(takes, card, best)
-                win_pos = np.where(takes, I8(k), win_pos)
-                winner_side = np.where(takes, side_in_order[:, k], winner_side)
-                has_dom |= family == dominant
-            if n == 5:
-                revealed |= card == called
-        next_order = row_base + rotation[win_pos]
-        in_hand = in_hand.ravel()[next_order]
-        order = order.ravel()[next_order]
-        winners[:, trick] = order[:, 0]
-        side_won |= np.where(winner_side, table, ZERO)
-        side_tricks += winner_side
+            ally = mine == on_side_of(view.winning_seat)
+            if n == 5:  # before the called card shows, only the partner knows the sides
+                ally &= ((view.played & called_bit) != 0) | (seat == deal.partner)
+        obs = PlayObs(view.hand, view.legal, seat, k, view.trick, deal.dominant, deal.dom_mask,
+                      view.led_suit, view.led_mask, view.winning_card, ally, view.table,
+                      view.played, deal.taker, mine, n,
+                      None if noise is None else noise[first_slot + view.trick * n + k])
+        return dispatch("play", obs, seat, I8)
 
-    # BM-10, BM-11: the side counts its tricks and the espion
-    side_points = mask_points(side_won | espion, dominant)
+    def describe(j: int, c: int, view: tricks.CardView) -> str:
+        shown = R.format_card(c) if 0 <= c < R.N_CARDS else c
+        return (f"{shown} by seat {int(view.seat[j])} in trick {view.trick + 1}; "
+                f"legal: {R.format_cards(bits.cards_of(int(view.legal[j])))} (BM-8)")
+
+    return tricks.play_tricks(deal.hands, deal.taker, n_tricks, deal.dom_mask, DUTIES,
+                              choose=choose, team=deal.on_side, direction=tricks.CLOCKWISE,
+                              units=units, describe=describe)
+
+
+def _score(deal: _Taken, side_won, bonus):
+    """BM-10, BM-11: the side counts its tricks and the espion; per-seat score changes."""
+    side_points = mask_points(side_won | deal.espion, deal.dominant)
     count = side_points + np.where(bonus, R.BONUS_POINTS, 0)
     outcome = np.where(side_points == R.TOTAL_POINTS, R.CAPO,
                        np.where(count >= R.CONTRACT_POINTS, R.MADE, R.FAILED)).astype(I8)
-    deltas = score_changes(outcome, seats == taker[:, None], on_side).astype(I8)
-
-    result = {
-        "taker": taker, "partner": partner, "called": called, "espion": espion,
-        "bonus_eligible": eligible, "bonus": bonus, "taker_bid_hand": taker_bid_hand,
-        "taker_hand": taker_hand, "plays": plays, "trick_winners": winners,
-        "side_points": side_points, "side_tricks": side_tricks, "outcome": outcome,
-        "deltas": deltas,
-    }
-    if gather:
-        result["next_deck"] = _gather_played(config, plays, winners, on_side, espion)
-    return result
+    n = deal.on_side.shape[1]
+    deltas = score_changes(outcome, np.arange(n)[None, :] == deal.taker[:, None], deal.on_side)
+    return side_points, outcome, deltas.astype(I8)
 
 
 def _gather_played(config, plays, winners, on_side, espion) -> np.ndarray:
