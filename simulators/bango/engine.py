@@ -64,6 +64,30 @@ class Dispatch(SeatDispatch):
         return out
 
 
+    def lay_with_plan(self, obs, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The optional ``lay_with_plan`` answers: (lay?, arrangement where it lays)."""
+        laid = np.zeros(len(seat), dtype=bool)
+        plan = np.full((len(seat), R.MAX_SEQUENCES, R.N_VALUES), -1, dtype=I8)
+        which = self.index[seat]
+        for i, policy in enumerate(self.unique):
+            rows = which == i
+            if not rows.any():
+                continue
+            answer = policy.lay_with_plan(obs)
+            if not isinstance(answer, tuple) or len(answer) != 2:
+                raise IllegalAction(f"{type(policy).__name__}.lay_with_plan must return two "
+                                    "arrays")
+            lay, placed = (np.asarray(a) for a in answer)
+            if lay.shape != laid.shape or placed.shape != plan.shape or \
+                    placed.dtype.kind not in "iu":
+                raise IllegalAction(f"{type(policy).__name__}.lay_with_plan returned shapes "
+                                    f"{lay.shape} and {placed.shape}, expected {laid.shape} "
+                                    f"and integers {plan.shape}")
+            laid[rows] = lay.astype(bool)[rows]
+            plan[rows] = placed[rows]
+        return laid, plan
+
+
 def shuffled_decks(gen: np.random.Generator, size: int) -> np.ndarray:
     """(size, 99) kinds: uniform shuffles of the deck (BG-1)."""
     deck = np.array(R.full_deck(), dtype=I8)
@@ -293,8 +317,8 @@ class _Turn:
         tb = self.tb
         tb.hands[g, seat, hand_kind] -= 1
         tb.size[g, seat] -= 1
-        np.add.at(tb.public, (g, hand_kind), 1)
-        np.add.at(tb.public, (g, target), 1)
+        tb.public[g, hand_kind] += 1  # one card per row: no repeated index
+        tb.public[g, target] += 1
         tb.common[g] += 2
         tb.bangos[g, seat] += 1
 
@@ -361,9 +385,10 @@ class _Turn:
             seats = np.repeat(seat[ask], CENTRE_SIZE)
             flat_k = kinds.ravel().astype(np.int64)
             t_flat = take.ravel()
-            np.add.at(tb.hands, (rows[t_flat], seats[t_flat], flat_k[t_flat]), 1)
+            # the centre's values are distinct on a stop, so no (row, kind) repeats
+            tb.hands[rows[t_flat], seats[t_flat], flat_k[t_flat]] += 1
             rest = occupied[ask].ravel() & ~t_flat
-            np.add.at(tb.public, (rows[rest], flat_k[rest]), 1)
+            tb.public[rows[rest], flat_k[rest]] += 1
             tb.common[ga] += rest.reshape(len(ga), -1).sum(axis=1).astype(np.int32)
             taken[ask] = take.sum(axis=1)
             tb.blacks[ga, seat[ask]] += (take & IS_BLACK[np.maximum(kinds, 0)]).sum(axis=1)
@@ -387,8 +412,9 @@ class _Turn:
         tb.blacks[g, seat] += (keep_active & IS_BLACK[np.maximum(cen, 0)]).sum(axis=1)
         tb.size[g, seat] += taken
         sel = np.flatnonzero(keep_active.ravel())
-        np.add.at(tb.hands, (g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
-                             cen.ravel()[sel].astype(np.int64)), 1)
+        # the blacks and the exploding card are distinct kinds: no repeated index
+        tb.hands[g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
+                 cen.ravel()[sel].astype(np.int64)] += 1
         cen = np.where(keep_active, -1, cen)
         cen = _compact(cen)
         tb.centre[g] = cen
@@ -413,16 +439,14 @@ class _Turn:
                                                              "not a centre card, or no hand card "
                                                              "of its value (BG-4, BG-5)")
             takes = with_card < 0
-            np.add.at(tb.hands, (ga[takes], opp[takes], target[takes].astype(np.int64)), 1)
+            tb.hands[ga[takes], opp[takes], target[takes].astype(np.int64)] += 1
             tb.size[ga[takes], opp[takes]] += 1
             if (~takes).any():
                 self.destroy_with(ga[~takes], opp[~takes], with_card[~takes].astype(np.int64),
                                   target[~takes].astype(np.int64))
             self.log.spoils.append((self.t, ga, opp.astype(I8), target.astype(I8),
                                     with_card.copy()))
-            cen = tb.centre[ga]
-            cen[np.arange(ask.size), pos] = -1
-            tb.centre[ga] = _compact(cen)
+            tb.centre[ga] = _remove_at(tb.centre.take(ga, axis=0), pos)
             tb.centre_len[ga] -= 1
         for j in range(CENTRE_SIZE):
             ask = np.flatnonzero(tb.centre_len[g] > j)
@@ -442,8 +466,8 @@ class _Turn:
         cen = tb.centre[g]
         rest = cen >= 0
         sel = np.flatnonzero(rest.ravel())
-        np.add.at(tb.hands, (g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
-                             cen.ravel()[sel].astype(np.int64)), 1)
+        tb.hands[g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
+                 cen.ravel()[sel].astype(np.int64)] += 1  # distinct values left: distinct kinds
         taken += rest.sum(axis=1).astype(np.int16)
         tb.size[g, seat] += rest.sum(axis=1).astype(np.int16)
         tb.centre[g] = -1
@@ -456,19 +480,31 @@ class _Turn:
         size = tb.size[g, seat]
         forced = (size > self.config.hand_limit) & (not final)
         laid = forced.copy()
+        planned = np.full((len(g), R.MAX_SEQUENCES, R.N_VALUES), -1, dtype=I8)
+        has_plan = np.zeros(len(g), dtype=bool)
         ask = np.flatnonzero((size > 0) & ~forced)
         if ask.size:
             ga = g[ask]
             obs = self.obs(ga, seat[ask], seat[ask], final=final,
                            forced=np.zeros(ask.size, bool),
                            noise=self.noise(ga, NOISE_LAY, int(seat[0]) if final else 9))
-            laid[ask] = self.dispatch("lay", obs, seat[ask], bool)
+            if self.dispatch.has("lay_with_plan"):
+                laid[ask], planned[ask] = self.dispatch.lay_with_plan(obs, seat[ask])
+                has_plan[ask] = laid[ask]
+            else:
+                laid[ask] = self.dispatch("lay", obs, seat[ask], bool)
         which = np.flatnonzero(laid)
         if which.size:
             gl, sl = g[which], seat[which]
-            obs = self.obs(gl, sl, sl, final=final, forced=forced[which],
-                           noise=self.noise(gl, NOISE_ARRANGE, int(seat[0]) if final else 9))
-            placed = self.dispatch.array("arrange", obs, sl, (R.MAX_SEQUENCES, R.N_VALUES))
+            placed = planned[which]
+            need = np.flatnonzero(~has_plan[which])
+            if need.size:
+                obs = self.obs(gl[need], sl[need], sl[need], final=final,
+                               forced=forced[which][need],
+                               noise=self.noise(gl[need], NOISE_ARRANGE,
+                                                int(seat[0]) if final else 9))
+                placed[need] = self.dispatch.array("arrange", obs, sl[need],
+                                                   (R.MAX_SEQUENCES, R.N_VALUES))
             self.apply_lay(gl, sl, placed)
             self.log.lays.append((-1 if final else self.t, gl, sl.astype(I8), placed))
         return laid
@@ -476,7 +512,7 @@ class _Turn:
     def apply_lay(self, g, seat, placed) -> None:
         """Check an arrangement (BG-6) and place the whole hand."""
         tb = self.tb
-        hand = tb.hands[g, seat]
+        hand = self.hand_of(g, seat)
         code = lay_errors(hand, tb.seq_mask[g, seat], tb.n_open[g, seat], placed,
                           self.config.free_discard)
         reject(code != 0, self.units[g], "arrangement",
@@ -484,9 +520,11 @@ class _Turn:
         used = placed >= 0
         kinds = np.maximum(placed, 0).astype(np.int64)
         added = (used * VALUE_BIT).sum(axis=2).astype(U16)
-        colours = np.zeros((len(g), R.MAX_SEQUENCES, R.N_COLOURS), dtype=I8)
-        for c in range(R.N_COLOURS):
-            colours[:, :, c] = (used & (KIND_COLOUR[kinds] == c)).sum(axis=2)
+        cells = (np.arange(len(g) * R.MAX_SEQUENCES)[:, None] * (R.N_COLOURS + 1)
+                 + np.where(used, KIND_COLOUR[kinds], R.N_COLOURS).reshape(-1, R.N_VALUES))
+        colours = np.bincount(cells.ravel(), minlength=len(g) * R.MAX_SEQUENCES
+                              * (R.N_COLOURS + 1)).reshape(len(g), R.MAX_SEQUENCES, -1)
+        colours = colours[:, :, :R.N_COLOURS].astype(I8)
         tb.seq_mask[g, seat] |= added
         tb.seq_colours[g, seat] += colours
         tb.n_open[g, seat] = (tb.seq_mask[g, seat] != 0).sum(axis=1)
@@ -511,6 +549,15 @@ class _Turn:
         laid = self.lay(g, seat, final=False)
         self.log.turns.append((self.t, g, seat.astype(I8), revealed, exploded, taken, destroyed,
                                laid))
+
+
+def _remove_at(cen: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """Centre rows with the card at ``pos`` removed, the later ones shifted left."""
+    j = np.arange(CENTRE_SIZE)[None, :]
+    src = np.minimum(j + (j >= pos[:, None]), CENTRE_SIZE - 1)
+    out = np.take_along_axis(cen, src, axis=1)
+    out[:, -1] = -1
+    return out
 
 
 def _compact(cen: np.ndarray) -> np.ndarray:

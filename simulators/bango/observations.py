@@ -30,6 +30,12 @@ method               returns (per row)
                      to the personal discard. Must obey BG-6.
 ===================  =====================================================
 
+Optionally a policy may implement ``lay_with_plan(obs)`` returning ``(lay,
+placed)``: the lay decision and, where it lays, the arrangement (a policy
+that weighed the lay already knows it). When every policy at the table has
+it, the engine calls it instead of ``lay`` and skips ``arrange`` for those
+rows; the arrangement is still checked.
+
 The engine checks every action and raises ``IllegalAction`` on a bad one.
 ``noise`` is a float32 array of uniforms when the policy sets
 ``uses_noise = True``, else ``None``.

@@ -230,13 +230,37 @@ def dead_cards(obs: BangoObs) -> np.ndarray:
                                                              bool)], axis=1)
 
 
+def _value_kinds(value: np.ndarray) -> np.ndarray:
+    """(N, 5) the kinds of each row's value, colours 0..3 then black."""
+    return (np.asarray(value, dtype=np.int64) - 1)[:, None] + R.N_VALUES * np.arange(
+        R.N_COLOURS + 1)
+
+
 def _kind_of_value(hand_ok: np.ndarray, value: np.ndarray) -> np.ndarray:
     """The highest kind (blacks first) of ``value`` allowed by (N, 55) ``hand_ok``, or -1."""
-    kinds = (np.asarray(value, dtype=np.int64) - 1)[:, None] + R.N_VALUES * np.arange(
-        R.N_COLOURS + 1)
+    kinds = _value_kinds(value)
     ok = hand_ok[np.arange(len(kinds))[:, None], kinds]
     last = R.N_COLOURS - np.argmax(ok[:, ::-1], axis=1)
     return np.where(ok.any(axis=1), kinds[np.arange(len(kinds)), last], -1).astype(I8)
+
+
+def held_kind(hand: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """A held card of ``value`` (the black one first, then the highest colour), or -1."""
+    kinds = _value_kinds(value)
+    counts = np.take_along_axis(hand, kinds, axis=1)
+    last = R.N_COLOURS - np.argmax(counts[:, ::-1] > 0, axis=1)
+    return np.where(counts.any(axis=1), kinds[np.arange(len(kinds)), last], -1).astype(I8)
+
+
+def dead_kind(hand: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """A held card of ``value`` worth shedding (the black one, or one of a doubled value), or -1."""
+    kinds = _value_kinds(value)
+    counts = np.take_along_axis(hand, kinds, axis=1)
+    coloured = counts[:, :R.N_COLOURS].sum(axis=1)
+    last = R.N_COLOURS - 1 - np.argmax(counts[:, R.N_COLOURS - 1::-1] > 0, axis=1)
+    rows = np.arange(len(kinds))
+    return np.where(counts[:, R.N_COLOURS] > 0, kinds[:, R.N_COLOURS],
+                    np.where(coloured >= 2, kinds[rows, last], -1)).astype(I8)
 
 
 @dataclass(frozen=True)
@@ -322,10 +346,9 @@ class HeuristicPolicy(Policy):
     def bango(self, obs):
         """Cancel an explosion with the least useful card; shed a dead card on an unwanted one."""
         value = KIND_VALUE[obs.revealed]
-        cancel = _kind_of_value(obs.hand > 0, value)
-        shed_ok = self.shed & ~fits(fit_values(obs), obs.revealed) & (
-            (dead_values(obs) >> (value - 1)) & 1).astype(bool)
-        shed = np.where(shed_ok, _kind_of_value(dead_cards(obs), value), -1)
+        cancel = held_kind(obs.hand, value)
+        shed_ok = self.shed & ~fits(fit_values(obs), obs.revealed)
+        shed = np.where(shed_ok, dead_kind(obs.hand, value), -1)
         return np.where(obs.exploded, cancel if self.cancel else -1, shed).astype(I8)
 
     def draw_on(self, obs):
@@ -357,7 +380,7 @@ class HeuristicPolicy(Policy):
         use = np.full(len(cen), -1, dtype=I8)
         if kill.any():
             k = np.flatnonzero(kill)
-            use[k] = _kind_of_value(dead_cards(obs)[k], value[k, pos[k]])
+            use[k] = dead_kind(obs.hand[k], value[k, pos[k]])
         return pos.astype(I8), use
 
     def destroy(self, obs):
@@ -365,25 +388,31 @@ class HeuristicPolicy(Policy):
         rows = np.arange(len(obs.seat))
         target = obs.centre[rows, obs.position]
         unwanted = ~fits(fit_values(obs), target) & self.shed
-        shed = _kind_of_value(dead_cards(obs), KIND_VALUE[target])
+        shed = dead_kind(obs.hand, KIND_VALUE[target])
         return np.where(unwanted, shed, -1).astype(I8)
 
     def lay(self, obs):
-        """Lay when the best lay gains ``lay_margin`` points; at the end, whenever it helps.
+        """Lay when the best lay gains ``lay_margin`` points; at the end, whenever it helps."""
+        return self.lay_with_plan(obs)[0]
+
+    def lay_with_plan(self, obs):
+        """The lay decision and, where it lays, the solver's best arrangement.
 
         The gain is the exact solver's (:func:`simulators.bango.laying.best_lays`:
         points of the sequences after minus before, minus the cards discarded),
-        asked only where a cheap estimate (:func:`placeable`) says the margin
-        is within reach. BG-7's last lay is taken when it beats discarding the
+        asked only where a cheap estimate (:func:`placeable`) puts the margin
+        within reach. BG-7's last lay is taken when it beats discarding the
         whole hand.
         """
         hand = obs.hand.sum(axis=1, dtype=np.int32)
         reach = 3 * placeable(obs) - hand >= self.lay_margin  # each placed card: +1, bonus <= +1
         ask = np.flatnonzero((obs.final | reach) & (hand > 0))
         gain = np.full(len(hand), -10_000, dtype=np.int32)
+        plan = np.full((len(hand), R.MAX_SEQUENCES, R.N_VALUES), -1, dtype=I8)
         if ask.size:
-            gain[ask] = best_lays_of(obs, ask).gain
-        return np.where(obs.final, gain > -hand, gain >= self.lay_margin)
+            best = best_lays_of(obs, ask)
+            gain[ask], plan[ask] = best.gain, best.placed
+        return np.where(obs.final, gain > -hand, gain >= self.lay_margin), plan
 
     def arrange(self, obs):
         """The best arrangement found (the exact solver's when available)."""
