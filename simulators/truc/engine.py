@@ -39,6 +39,7 @@ from simulators.core import bits, rng
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
+from simulators.truc import fast as fast_path
 from simulators.truc import rules as R
 from simulators.truc.observations import CallObs, PlayObs
 
@@ -48,6 +49,7 @@ ONE = U32(1)
 
 STREAM_SHUFFLE, STREAM_NOISE = 0, 2
 POLICY_METHODS = ("call", "propose", "answer", "play")
+USE_FAST = True  # shipped policies through the compiled kernel (identical results)
 NO_CARD = I8(-1)
 POURRI_WINNER = -1  # trick winner code of a pourri trick in the engine's arrays
 UNPLAYED_WINNER = -2
@@ -506,7 +508,7 @@ def _end_trick(state: _Trick, out: _Out, trick: int) -> _Trick:
 def play_batch(config: R.TrucConfig, dispatch: Dispatch, deck: np.ndarray, dealer: np.ndarray,
                scores: np.ndarray, noise: np.ndarray | None, units: np.ndarray,
                force: tuple[int, bool] | None = None,
-               shuffle: np.ndarray | None = None) -> DealArrays:
+               shuffle: np.ndarray | None = None, fast: bool | None = None) -> DealArrays:
     """Play one deal per row; pure given its inputs.
 
     ``deck`` (N, 32) int8 top first; ``scores`` (N, 2) int8 by seat;
@@ -514,11 +516,17 @@ def play_batch(config: R.TrucConfig, dispatch: Dispatch, deck: np.ndarray, deale
     for error messages; ``force`` = (role, ask) fixes the first card-call
     answer of the non-dealer (role 0) or dealer (role 1). With ``shuffle``
     ((N, 30) float32 uniforms) the deck is shuffled in place as it is dealt
-    (:func:`shuffle_prefix`); without, it is dealt as given.
+    (:func:`shuffle_prefix`); without, it is dealt as given. When every seat
+    plays a shipped policy the compiled kernel of :mod:`simulators.truc.fast`
+    plays the batch (identical results); ``fast=False`` forces numpy.
     """
     n = len(deck)
     dealer = np.asarray(dealer, dtype=I8)
     scores = np.asarray(scores, dtype=I8)
+    if fast is not False and USE_FAST:
+        rows = [fast_path.policy_row(p) for p in dispatch.per_seat]
+        if all(r is not None for r in rows):
+            return _play_compiled(config, rows, deck, dealer, scores, noise, force, shuffle)
     rows = np.arange(n)
     if shuffle is not None:
         shuffle_prefix(deck, shuffle, rows, 0, R.DEAL_SIZE)
@@ -543,6 +551,32 @@ def play_batch(config: R.TrucConfig, dispatch: Dispatch, deck: np.ndarray, deale
                for k, v in out._asdict().items()}
     return DealArrays(dealer=dealer, deck=deck, scores=scores, calls=calls, hand_no=hand_no,
                       **per_row)
+
+
+def _play_compiled(config, rows, deck, dealer, scores, noise, force, shuffle) -> DealArrays:
+    """The batch played by the compiled kernel (shipped policies only)."""
+    n = len(deck)
+    kinds = np.array([r[0] for r in rows], dtype=np.int64)
+    params = np.stack([r[1] for r in rows])
+    out = dict(
+        calls=np.full((n, R.CALL_SLOTS), -1, I8), hand_no=np.zeros(n, I8),
+        plays=np.full((n, R.N_SLOTS), NO_CARD, I8), leaders=np.full((n, R.N_TRICKS), -1, I8),
+        trick_winners=np.full((n, R.N_TRICKS), UNPLAYED_WINNER, I8),
+        proposed=np.zeros((n, R.N_SLOTS), I8), answers=np.full((n, R.N_SLOTS), -1, I8),
+        counters=np.zeros((n, R.N_SLOTS), I8), replies=np.full((n, R.N_SLOTS), -1, I8),
+        stakes=np.zeros((n, R.N_SLOTS), I8), stake=np.full(n, R.START_STAKE, I8),
+        outcome=np.full(n, R.ABANDONED, I8), winner=np.full(n, -1, I8), points=np.zeros(n, I8),
+    )
+    lazy = shuffle is not None
+    fast_path.kernel()(
+        # slot-major (30, N) uniforms: the kernel reads each deal's column in order
+        deck, np.ascontiguousarray(shuffle.T) if lazy else np.zeros((SHUFFLE_STEPS, 1),
+                                                                    np.float32), lazy,
+        noise if noise is not None else np.zeros((R.N_DECISIONS, 1), np.float32),
+        noise is not None, dealer, scores, kinds, params, config.target, config.card_call,
+        config.counter_banco, -1 if force is None else int(force[0]),
+        False if force is None else bool(force[1]), *out.values())
+    return DealArrays(dealer=dealer, deck=deck, scores=scores, **out)
 
 
 # ---------------------------------------------------------------- randomness
