@@ -243,13 +243,18 @@ def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at)
     the winner's turn-order position per trick, the taking team's won cards and its tricks.
 
     The kernel takes one duty table per call: with ``sans_atout_must_beat``
-    off, sans-atout deals and trump deals are played as two sub-batches.
+    off, sans-atout deals and trump deals are played as two sub-batches; with
+    it on, the trump table serves both (a sans-atout deal has no trump card,
+    so only its beating duty can bind, and the option keeps it).
     """
     n_rows = len(dealer)
     seat_hands = np.take_along_axis(hands, _position_of_seat(dealer), 1)
     sans_atout = trump == R.SANS_ATOUT
-    if config.sans_atout_must_beat or sans_atout.all() or not sans_atout.any():
-        groups = [(np.arange(n_rows), R.duties(int(trump[0]), config.sans_atout_must_beat))]
+    if config.sans_atout_must_beat or not sans_atout.any():
+        # with the option, the trump table serves sans atout too: no trump card, no trump duty
+        groups = [(np.arange(n_rows), R.MA5_DUTIES)]
+    elif sans_atout.all():
+        groups = [(np.arange(n_rows), R.MA5_SANS_ATOUT_DUTIES)]
     else:
         groups = [(np.flatnonzero(~sans_atout), R.MA5_DUTIES),
                   (np.flatnonzero(sans_atout), R.MA5_SANS_ATOUT_DUTIES)]

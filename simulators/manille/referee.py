@@ -52,6 +52,10 @@ class RuleViolation(Exception):
         self.ruling = ruling
         self.message = message
 
+    def __reduce__(self):
+        # picklable, so a violation found in a worker process reaches the parent intact
+        return type(self), (self.ruling, self.message)
+
 
 def team_of(seat: int) -> int:
     """Team of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""

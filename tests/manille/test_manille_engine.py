@@ -33,6 +33,17 @@ def test_referee_replays_20000_engine_deals_per_policy(policy):
     assert checked == 20_000
 
 
+def test_small_batches_mixing_sans_atout_and_trumps_replay():
+    """Many small batches: any mix of sans-atout and trump deals, either first, either option."""
+    for must_beat in (False, True):
+        config = ManilleConfig(sans_atout_must_beat=must_beat)
+        for first in range(0, 1600, 50):
+            batch = simulate_deals(config, RandomPolicy(sans_atout_probability=0.5), 50, seed=2,
+                                   first_deal=first)
+            check_deals(batch)
+    assert batch.table["sans_atout"].any()
+
+
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_referee_replays_whole_games(policy):
     for target in (50, 150):
