@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime
+import json
 import os
 import platform
 import pstats
@@ -39,7 +40,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 TARGETS = {
-    "bm_deals": 300_000,  # Bianco Mano 4p heuristic, deals/s per core
+    "bm_deals": 700_000,  # Bianco Mano 4p heuristic, batch 10^5, deals/s per core (issue 9)
+    "bm_vs_base": 1.0,  # ... over the engine before the trick kernel, same run
     "bm_vs_skat": 6.0,  # ... over OpenSpiel C++ skat random games/s
     "fc_turns": 100_000,  # Five Crowns 4p heuristic, player-turns/s per core
     "fc_vs_gin": 2.0,  # ... decisions/s over OpenSpiel C++ gin_rummy random decisions/s
@@ -152,6 +154,84 @@ def bench_bianco_mano(rep: Report, sizes: list[int], repeats: dict[int, int]) ->
     rep.say(f"  engine / referee: {out[big] / ref[0]:.1f}x")
     rep.verdict("Bianco Mano 4p heuristic", out[big], TARGETS["bm_deals"], "deals/s")
     return {"heuristic": out[big], "random": random_rate[0], "referee": ref[0]}
+
+
+BASE_COMMIT = "dae0a95"  # Bianco Mano engine before the trick kernel (issue 9)
+
+_RATE_CODE = """
+import json, statistics, sys, time
+sys.path.insert(0, {root!r})
+from simulators.bianco_mano import BiancoManoConfig, make_policy, simulate_deals
+config, policy = BiancoManoConfig(n_players={players}), make_policy({policy!r})
+simulate_deals(config, policy, 2_000, seed=0)
+rates = []
+for r in range({repeats}):
+    start = time.perf_counter()
+    simulate_deals(config, policy, {batch}, seed=r + 1)
+    rates.append({batch} / (time.perf_counter() - start))
+print(json.dumps(rates))
+"""
+
+
+def bench_kernel_compile(rep: Report, cold: bool) -> None:
+    """Compile time of the trick kernel's numba functions: from the disk cache, and cold."""
+    code = "from simulators.core import tricks; print(tricks.warm_up())"
+
+    def seconds(env: dict) -> float:
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, text=True,
+                             capture_output=True, env={**os.environ, **env})
+        return float(out.stdout.strip().splitlines()[-1])
+
+    seconds({})  # make sure the cache exists
+    rep.row("trick kernel warm-up (numba cache warm)", f"{seconds({}):.2f} s", "",
+            "first call of a fresh process")
+    if cold:
+        with tempfile.TemporaryDirectory() as tmp:
+            rep.row("trick kernel compile (empty numba cache)",
+                    f"{seconds({'NUMBA_CACHE_DIR': tmp}):.2f} s", "", "once per install")
+
+
+def checkout_of(commit: str, into: Path) -> Path:
+    """``simulators/`` of ``commit`` extracted into ``into`` (git archive; no worktree needed)."""
+    archive = subprocess.run(["git", "archive", commit, "simulators"], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def subprocess_rates(root: Path, batch: int, repeats: int, policy: str = "heuristic",
+                     players: int = 4) -> list[float]:
+    """Deals/s of simulate_deals in a fresh process importing ``simulators`` from ``root``."""
+    code = _RATE_CODE.format(root=str(root), players=players, policy=policy, repeats=repeats,
+                             batch=batch)
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, check=True,
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def bench_bm_versus_base(rep: Report, batch: int, rounds: int, repeats: int) -> float:
+    """This checkout's Bianco Mano engine against BASE_COMMIT's, interleaved in one run."""
+    rep.say(f"Bianco Mano 4p heuristic, batch {batch:,}: this checkout vs commit {BASE_COMMIT} "
+            f"(fresh processes, interleaved, {rounds} rounds x {repeats} timings)")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = checkout_of(BASE_COMMIT, Path(tmp))
+        new_rates, old_rates, paired = [], [], []
+        for _ in range(rounds):  # alternate, so drift in the machine's speed hits both
+            new = statistics.median(subprocess_rates(ROOT, batch, repeats))
+            old = statistics.median(subprocess_rates(base, batch, repeats))
+            new_rates.append(new)
+            old_rates.append(old)
+            paired.append(new / old)
+    new, old = statistics.median(new_rates), statistics.median(old_rates)
+    rep.row(f"engine now, heuristic, batch {batch:,}", f"{new:,.0f} deals/s",
+            f"(min {min(new_rates):,.0f}, max {max(new_rates):,.0f})")
+    rep.row(f"engine at {BASE_COMMIT}, heuristic, batch {batch:,}", f"{old:,.0f} deals/s",
+            f"(min {min(old_rates):,.0f}, max {max(old_rates):,.0f})")
+    ratio = statistics.median(paired)
+    rep.row(f"now / {BASE_COMMIT}", f"{ratio:.2f}x",
+            f"(rounds: {', '.join(f'{r:.2f}' for r in paired)})")
+    rep.verdict(f"Bianco Mano now / {BASE_COMMIT} (floor)", ratio, TARGETS["bm_vs_base"], "x")
+    return ratio
 
 
 def bench_five_crowns(rep: Report, sizes: list[int], repeats: dict[int, int]) -> dict:
@@ -378,6 +458,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     parser.add_argument("--full", action="store_true",
                         help="also Five Crowns at batch 10^6 rounds (~2 minutes more)")
+    parser.add_argument("--bianco-mano", action="store_true",
+                        help="only the Bianco Mano sections (engine, vs the base commit, profile)")
     parser.add_argument("--write-docs", type=Path, metavar="FILE",
                         help="also write the tables as Markdown (docs/performance.md)")
     args = parser.parse_args(argv)
@@ -403,7 +485,14 @@ def main(argv: list[str] | None = None) -> int:
         repeats_fc = {1_000: 5, 10_000: 3, 100_000: 3, 1_000_000: 1}
         if args.full:
             fc_sizes.append(1_000_000)
+    bench_kernel_compile(rep, cold=not args.quick)
     ours = {"bianco_mano": bench_bianco_mano(rep, bm_sizes, repeats)}
+    bench_bm_versus_base(rep, 10_000 if args.quick else 100_000, 1 if args.quick else 3,
+                         2 if args.quick else 5)
+    if args.bianco_mano:
+        profile = profile_hottest(rep, 10_000 if args.quick else 100_000)
+        rep.say(f"harness wall time: {time.perf_counter() - started:.0f} s")
+        return 0
     ours["five_crowns"] = bench_five_crowns(rep, fc_sizes,
                                             repeats if args.quick else repeats_fc)
     if not args.quick and not args.full:

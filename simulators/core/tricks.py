@@ -417,100 +417,117 @@ def _first_illegal(cards, legal):
     return -1
 
 
-@numba.njit(cache=True)
-def _play_card(cards, rows, k, t, n, direction, rank_only, hands, leader, team, trump_mask,
-               led_suit, led_mask, best, best_pos, best_is_trump, tied, table, played,
-               plays, winners, won, tricks_won,
-               follow, beat, trump, overtrump, undertrump,
-               v_seat, v_hand, v_legal, v_led, v_led_mask, v_best, v_best_seat, v_opponent):
-    """Play cards[j] for row rows[j] at position k of trick t, then fill the next view.
+# Per-row trick state, packed in one (N, 4) uint32 array so a card's update touches
+# one cache line per row: column STATE_LED: led mask; STATE_TABLE: cards on the
+# table; STATE_PLAYED: cards played in the deal; STATE_INFO: bits 0-7 winning card
+# (255: none), 8-15 its position, 16 winning card is a trump, 17 tied (rank only),
+# 24-31 the leader's seat.
+STATE_LED, STATE_TABLE, STATE_PLAYED, STATE_INFO = 0, 1, 2, 3
+_NO_BEST = 255
 
-    Trick state arrays are full-batch (indexed by row); cards and view arrays
-    are per active row. At the trick's last card the winner is recorded, his
-    trick credited and he leads next (a tie under rank_only: the leader again).
+
+@numba.njit(cache=True)
+def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask, state,
+               plays, winners, won, tricks_won, duties,
+               v_seat, v_hand, v_legal, v_led, v_led_mask, v_best, v_best_seat, v_opponent):
+    """Play cards[j] for row rows[j] (j itself if dense) at position k of trick t,
+    then fill the view of the next player.
+
+    ``seat_of[leader * n + position]`` is the seat at a position. At the
+    trick's last card the winner is recorded and credited and leads next (a
+    tie under rank_only: the leader again).
     """
-    last = k == n - 1
+    follow, beat, trump, overtrump, undertrump = duties[0], duties[1], duties[2], duties[3], \
+        duties[4]
     one = np.uint32(1)
-    for j in range(rows.shape[0]):
-        i = rows[j]
-        c = cards[j]
+    last = k == n - 1
+    for j in range(cards.shape[0]):
+        i = j if dense else rows[j]
+        c = np.int64(cards[j])
         bit = one << np.uint32(c)
-        seat = (leader[i] + direction * k) % n
+        info = state[i, 3]
+        leader = np.int64(info >> np.uint32(24))
+        seat = seat_of[leader * n + k]
         hands[i, seat] &= ~bit
-        table[i] |= bit
-        played[i] |= bit
+        table = state[i, 1] | bit
+        played = state[i, 2] | bit
         plays[i, t, k] = c
         is_trump = (bit & trump_mask[i]) != 0
         if k == 0:
-            led_suit[i] = c & 3
-            led_mask[i] = SUIT_MASK[c & 3]
-            best[i] = c
-            best_pos[i] = 0
-            best_is_trump[i] = is_trump
-            tied[i] = False
-        elif rank_only:
-            if (c >> 2) < (best[i] >> 2):
-                best[i] = c
-                best_pos[i] = k
-                tied[i] = False
-            elif (c >> 2) == (best[i] >> 2):
-                tied[i] = True
+            led_mask = SUIT_MASK[c & 3]
+            best, best_pos, best_trump, tied = c, np.int64(0), is_trump, False
         else:
-            if is_trump:
-                takes = (not best_is_trump[i]) or c < best[i]
+            led_mask = state[i, 0]
+            best = np.int64(info & np.uint32(255))
+            best_pos = np.int64((info >> np.uint32(8)) & np.uint32(255))
+            best_trump = (info >> np.uint32(16)) & one == one
+            tied = (info >> np.uint32(17)) & one == one
+            if rank_only:
+                if (c >> 2) < (best >> 2):
+                    best, best_pos, tied = c, np.int64(k), False
+                elif (c >> 2) == (best >> 2):
+                    tied = True
             else:
-                takes = (not best_is_trump[i]) and (led_mask[i] & bit) != 0 and c < best[i]
-            if takes:
-                best[i] = c
-                best_pos[i] = k
-            best_is_trump[i] = best_is_trump[i] or is_trump
+                if is_trump:
+                    takes = (not best_trump) or c < best
+                else:
+                    takes = (not best_trump) and (led_mask & bit) != 0 and c < best
+                if takes:
+                    best, best_pos = c, np.int64(k)
+                best_trump = best_trump or is_trump
         if last:
-            if tied[i]:
+            if tied:
                 winners[i, t] = -1
             else:
-                w = (leader[i] + direction * best_pos[i]) % n
+                w = seat_of[leader * n + best_pos]
                 winners[i, t] = w
-                won[i, w] |= table[i]
+                won[i, w] |= table
                 tricks_won[i, w] += 1
-                leader[i] = w
-            led_suit[i] = -1
-            led_mask[i] = 0
-            best[i] = -1
-            best_pos[i] = 0
-            best_is_trump[i] = False
-            tied[i] = False
-            table[i] = 0
-            nk = 0
-        else:
-            nk = k + 1
-        nseat = (leader[i] + direction * nk) % n
-        hand = hands[i, nseat]
-        v_seat[j] = nseat
-        v_hand[j] = hand
-        v_led[j] = led_suit[i]
-        v_led_mask[j] = led_mask[i]
-        v_best[j] = best[i]
-        if nk == 0:
+                leader = w
+            state[i, 0] = 0
+            state[i, 1] = 0
+            state[i, 2] = played
+            state[i, 3] = (np.uint32(leader) << np.uint32(24)) | np.uint32(_NO_BEST)
+            nseat = leader
+            hand = hands[i, nseat]
+            v_seat[j] = nseat
+            v_hand[j] = hand
+            v_legal[j] = hand
+            v_led[j] = -1
+            v_led_mask[j] = 0
+            v_best[j] = -1
             v_best_seat[j] = -1
             v_opponent[j] = False
-            v_legal[j] = hand
         else:
-            bseat = (leader[i] + direction * best_pos[i]) % n
-            v_best_seat[j] = bseat
+            state[i, 0] = led_mask
+            state[i, 1] = table
+            state[i, 2] = played
+            state[i, 3] = ((np.uint32(leader) << np.uint32(24)) | np.uint32(best)
+                           | (np.uint32(best_pos) << np.uint32(8))
+                           | (np.uint32(best_trump) << np.uint32(16))
+                           | (np.uint32(tied) << np.uint32(17)))
+            nseat = seat_of[leader * n + k + 1]
+            bseat = seat_of[leader * n + best_pos]
+            hand = hands[i, nseat]
             opponent = team[i, bseat] != team[i, nseat]
+            v_seat[j] = nseat
+            v_hand[j] = hand
+            v_led[j] = c & 3 if k == 0 else v_led[j]
+            v_led_mask[j] = led_mask
+            v_best[j] = best
+            v_best_seat[j] = bseat
             v_opponent[j] = opponent
-            v_legal[j] = _legal_one(hand, led_mask[i], best[i], best_is_trump[i], trump_mask[i],
-                                    opponent, follow, beat, trump, overtrump, undertrump)
+            v_legal[j] = _legal_one(hand, led_mask, best, best_trump, trump_mask[i], opponent,
+                                    follow, beat, trump, overtrump, undertrump)
 
 
 @numba.njit(cache=True)
-def _lead_view(rows, n, hands, leader, v_seat, v_hand, v_legal):
-    for j in range(rows.shape[0]):
-        i = rows[j]
-        seat = leader[i] % n
-        v_seat[j] = seat
-        v_hand[j] = hands[i, seat]
-        v_legal[j] = hands[i, seat]
+def _lead_view(n, hands, state, v_seat, v_hand, v_legal):
+    for i in range(hands.shape[0]):
+        seat = np.int64(state[i, 3] >> np.uint32(24))
+        v_seat[i] = seat
+        v_hand[i] = hands[i, seat]
+        v_legal[i] = hands[i, seat]
 
 
 def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligations, *,
@@ -544,19 +561,16 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
     if direction not in (CLOCKWISE, COUNTER_CLOCKWISE):
         raise ValueError(f"direction must be CLOCKWISE (1) or COUNTER_CLOCKWISE (-1), "
                          f"got {direction!r}")
-    leader = np.array(np.broadcast_to(leader, (n_rows,)), dtype=np.int64)
+    seat_of = ((np.arange(n)[:, None] + direction * np.arange(n)) % n).ravel().astype(np.int64)
     trump_mask = _rows(trump_mask, n_rows, U32)
-    if team is None:
-        team = np.arange(n)
-    team = np.ascontiguousarray(np.broadcast_to(np.asarray(team, dtype=I8), (n_rows, n)))
+    team = np.zeros((n_rows, n), I8) + (np.arange(n, dtype=I8) if team is None
+                                        else np.asarray(team, dtype=I8))
     units = np.arange(n_rows) if units is None else np.asarray(units)
-    duties = obligations.codes()
+    duties = np.array(obligations.codes(), dtype=np.int64)
 
-    state = new_trick(n_rows)
-    led_suit, led_mask, best = state.led_suit, state.led_mask, state.best_card
-    best_pos, best_is_trump, table = state.best_pos, state.best_is_trump, state.table
-    tied = np.zeros(n_rows, bool)
-    played = np.zeros(n_rows, U32)
+    state = np.zeros((n_rows, 4), U32)
+    state[:, STATE_INFO] = (np.broadcast_to(leader, (n_rows,)).astype(U32) << U32(24)) \
+        | U32(_NO_BEST)
     plays = np.full((n_rows, n_tricks, n), -1, I8)
     leaders = np.full((n_rows, n_tricks), -1, I8)
     winners = np.full((n_rows, n_tricks), -1, I8)
@@ -564,42 +578,42 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
     tricks_won = np.zeros((n_rows, n), I8)
 
     rows = np.arange(n_rows)
-    all_rows = True
-    v_seat, v_hand, v_legal = (np.empty(n_rows, np.int64), np.empty(n_rows, U32),
-                               np.empty(n_rows, U32))
-    _lead_view(rows, n, hands, leader, v_seat, v_hand, v_legal)
-    view = CardView(0, 0, None, v_seat.astype(I8), v_hand, v_legal, led_suit.copy(),
-                    led_mask.copy(), best.copy(), np.full(n_rows, -1, I8),
-                    np.zeros(n_rows, bool), table, played)
+    dense = True
+    seat, hand, legal = np.empty(n_rows, I8), np.empty(n_rows, U32), np.empty(n_rows, U32)
+    _lead_view(n, hands, state, seat, hand, legal)
+    view = CardView(0, 0, None, seat, hand, legal, np.full(n_rows, -1, I8), np.zeros(n_rows, U32),
+                    np.full(n_rows, -1, I8), np.full(n_rows, -1, I8), np.zeros(n_rows, bool),
+                    state[:, STATE_TABLE], state[:, STATE_PLAYED])
     for t in range(n_tricks):
-        leaders[rows, t] = leader[rows]
+        leaders[rows, t] = (state[rows, STATE_INFO] >> U32(24)).astype(I8)
         for k in range(n):
-            view = view._replace(trick=t, position=k, rows=None if all_rows else rows)
+            view = view._replace(trick=t, position=k, rows=None if dense else rows)
             if before_card is not None:
                 ended = before_card(view)
                 if ended is not None and np.any(ended):
                     keep = ~np.asarray(ended, dtype=bool)
                     rows = rows[keep]
-                    all_rows = False
-                    view = CardView(t, k, rows, *(a[keep] for a in view[3:11]),
-                                    table[rows], played[rows])
+                    dense = False
+                    view = CardView(t, k, rows, *(a[keep] for a in view[3:]))
             if not rows.size:
                 break
-            cards = np.ascontiguousarray(choose(view), dtype=np.int64)
+            cards = np.asarray(choose(view))
             if cards.shape != (rows.size,):
-                raise IllegalAction(f"choose returned shape {cards.shape}, expected ({rows.size},)")
+                raise IllegalAction(f"choose returned shape {cards.shape}, "
+                                    f"expected ({rows.size},)")
+            if cards.dtype.kind not in "iu":
+                raise IllegalAction(f"choose returned {cards.dtype}, expected integers")
             if _first_illegal(cards, view.legal) >= 0:
                 _reject_illegal(cards, view, units[rows], describe)
             m = rows.size
-            out = (np.empty(m, np.int64), np.empty(m, U32), np.empty(m, U32), np.empty(m, I8),
+            out = (np.empty(m, I8), np.empty(m, U32), np.empty(m, U32), view.led_suit.copy(),
                    np.empty(m, U32), np.empty(m, I8), np.empty(m, I8), np.empty(m, bool))
-            _play_card(cards, rows, k, t, n, direction, rank_only, hands, leader, team,
-                       trump_mask, led_suit, led_mask, best, best_pos, best_is_trump, tied,
-                       table, played, plays, winners, won, tricks_won, *duties, *out)
-            seat, hand, legal, led, lmask, win_card, win_seat, opponent = out
-            view = CardView(t, k, view.rows, seat.astype(I8), hand, legal, led, lmask, win_card,
-                            win_seat, opponent, table if all_rows else table[rows],
-                            played if all_rows else played[rows])
+            _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask,
+                       state, plays, winners, won, tricks_won, duties, *out)
+            # table and played are views of the state (no copy) when every row plays
+            table = state[:, STATE_TABLE] if dense else state[rows, STATE_TABLE]
+            played = state[:, STATE_PLAYED] if dense else state[rows, STATE_PLAYED]
+            view = CardView(t, k, view.rows, *out, table, played)
         if not rows.size:
             break
     return TrickRecord(plays, leaders, winners, won, tricks_won, hands)
