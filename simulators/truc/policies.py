@@ -326,3 +326,7 @@ POLICIES: dict[str, type[Policy]] = {
 def make_policy(name: str, **params) -> Policy:
     """A policy by registry name with validated keyword parameters."""
     return policy_from_registry(POLICIES, "Truc", name, **params)
+
+from simulators.truc.equilibrium import EquilibriumPolicy  # noqa: E402  (solver's policy)
+
+POLICIES["equilibrium"] = EquilibriumPolicy

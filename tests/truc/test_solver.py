@@ -159,3 +159,59 @@ def _entries_of_seat(tree, seat):
     nodes = np.flatnonzero(tree.player[tree.parent[1:]] == seat) + 1
     starts, counts = tree.entry_start[nodes, seat], tree.entry_count[nodes, seat]
     return np.concatenate([np.arange(s, s + k) for s, k in zip(starts, counts, strict=True)])
+
+
+@pytest.fixture
+def solver_cache(tmp_path, monkeypatch):
+    """Solved deals go to a temporary cache directory."""
+    monkeypatch.setenv("TAPISVERT_CACHE", str(tmp_path))
+    return tmp_path
+
+
+def test_solved_deal_is_cached_and_reloaded_identically(solver_cache):
+    from simulators.truc.solver.solutions import solved_deal
+
+    spec = DealSpec(n_ranks=4, copies=2)
+    first = solved_deal(spec, target=0.02)
+    assert first.exploitability <= 0.02
+    assert len(list((solver_cache / "truc_solver").glob("*.npz"))) == 1
+    again = solved_deal(spec, target=0.02)
+    assert again.iterations == first.iterations and again.value == first.value
+    np.testing.assert_allclose(again.strategy, first.strategy, atol=1e-7)  # stored as float32
+
+
+def test_equilibrium_policy_plays_the_solved_strategy(solver_cache):
+    """Observations -> information sets -> sampled actions gives back the equilibrium
+    (11-11: card play only), within the 1/20 resolution of 20 stratified noise levels."""
+    from simulators.truc.equilibrium import EquilibriumPolicy, load_solution
+    from simulators.truc.solver.policy_eval import policy_strategy
+
+    policy = EquilibriumPolicy(solved_scores=11)
+    solved, _ = load_solution((11, 11), policy.target_exploitability)
+    assert solved.exploitability <= policy.target_exploitability
+    played = policy_strategy(solved.deal, policy, noise_levels=20)
+    assert np.abs(played - solved.strategy).max() <= 1 / 20 + 1e-9
+
+
+def test_equilibrium_policy_deals_are_legal_and_replayed_by_the_referee(solver_cache):
+    from simulators.truc import rules as R
+    from simulators.truc.crosscheck import check_deals
+    from simulators.truc.engine import simulate_deals
+    from simulators.truc.policies import HeuristicPolicy, make_policy
+
+    policy = make_policy("equilibrium", solved_scores=11)
+    for scores in ((0, 0), (10, 3), (9, 11)):  # proposals mapped by order, bancos, counters
+        batch = simulate_deals(R.TrucConfig(), [policy, HeuristicPolicy()], 400, seed=3,
+                               scores=scores)
+        assert check_deals(batch) == 400
+
+
+@pytest.mark.slow
+def test_equilibrium_policy_at_ten_all_is_as_unexploitable_as_the_equilibrium(solver_cache):
+    from simulators.truc.equilibrium import EquilibriumPolicy, load_solution
+    from simulators.truc.solver.policy_eval import policy_exploitability
+
+    solved, _ = load_solution((10, 10), 0.005)
+    result = policy_exploitability(solved, EquilibriumPolicy(solved_scores=10), noise_levels=50)
+    assert result.exploitability <= solved.exploitability + 0.005
+    assert result.self_play_value == pytest.approx(solved.value, abs=0.01)

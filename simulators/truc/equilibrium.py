@@ -1,0 +1,211 @@
+"""The "equilibrium" Truc policy: it samples the CFR+ equilibrium of a deal.
+
+:class:`EquilibriumPolicy` is a plain policy (``observations.py``): for each
+row it finds the information set in the solved deal tree
+(``simulators/truc/solver``) — the hand dealt and the public history read
+from the observation — and samples the equilibrium action with the row's
+noise. What it does where the solved deal is not the game being played:
+
+* **Scores.** The deal is solved at the scores of ``solved_scores`` (0-0 by
+  default; loaded from the user cache or solved once, minutes at 0-0). At
+  other scores the rows use that tree with proposals matched by order: the
+  k-th accepted proposal of the real deal follows the tree's k-th proposal
+  (an extra raise the tree has no room for is skipped); it is exact at the
+  solved scores. With ``exact_scores=True`` each scores pair met is solved
+  (and cached) on first use instead: exact everywhere, slow the first time.
+* **Counter-banco** where the tree has none: accept; the reply to a counter
+  the tree has no node for: accept.
+* **Card call (TR-2)**, outside the solved tree: ask for new cards when the
+  hand's equilibrium value in its seat is below the seat's value minus
+  ``call_margin`` points (an abstraction, stated in ``docs/truc_solver.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from simulators.core import bits
+from simulators.core.params import Policy, param
+from simulators.truc import rules as R
+
+# tree action labels (simulators/truc/solver/deal.py), repeated here to keep numba unimported
+PASS, PROPOSE, REFUSE, ACCEPT, COUNTER, PLAY = 0, 1, 2, 3, 4, 5
+
+M_PROPOSE, M_ANSWER, M_REPLY, M_PLAY = 0, 1, 2, 3
+_SOLVED: dict = {}  # (scores, target) -> (SolvedDeal, hand values per seat); per process
+
+
+def _hand_values(solved) -> np.ndarray:
+    """(2, T): each hand's expected points per deal in each seat under the equilibrium."""
+    from simulators.truc.solver.cfr import _down, _down_args, _scratch, _value_args, _values
+
+    tree = solved.deal.tree
+    out = np.zeros((2, len(solved.deal.types)))
+    reach = np.empty(tree.n_entries)
+    value = np.empty(tree.n_entries)
+    none = np.empty(0)
+    _down(-1, 0.0, *_down_args(tree), none, solved.strategy, reach, none, _scratch(tree))
+    w = tree.weight[0]
+    prob = (w.sum(axis=1), w.sum(axis=0))
+    for p in (0, 1):
+        _values(p, 0, *_value_args(tree), reach, solved.strategy, value, none)
+        s, k = tree.entry_start[0, p], tree.entry_count[0, p]
+        types = tree.entry_type[s:s + k]
+        out[p, types] = np.where(prob[p][types] > 0, value[s:s + k] / prob[p][types], 0.0)
+    return out
+
+
+def load_solution(scores=(0, 0), target: float = 0.005):
+    """The solved deal at ``scores`` (non-dealer, dealer) and its hand values, once per process."""
+    from simulators.truc.solver.deal import DealSpec
+    from simulators.truc.solver.solutions import solved_deal
+
+    key = (tuple(int(s) for s in scores), float(target))
+    if key not in _SOLVED:
+        solved = solved_deal(DealSpec(scores=key[0]), target=key[1])
+        _SOLVED[key] = (solved, _hand_values(solved))
+    return _SOLVED[key]
+
+
+def _type_index(deal) -> np.ndarray:
+    """Base-5 code of a hand's rank counts -> hand index (-1 if not a hand)."""
+    table = np.full(5 ** 8, -1, dtype=np.int64)
+    codes = deal.type_counts.astype(np.int64) @ (5 ** np.arange(8))
+    table[codes] = np.arange(len(codes))
+    return table
+
+
+def _rank_counts(mask: np.ndarray) -> np.ndarray:
+    """(N, 8) count of each rank in uint32 card masks."""
+    m = np.asarray(mask, dtype=np.uint32)
+    return np.stack([np.bitwise_count((m >> np.uint32(4 * r)) & np.uint32(15))
+                     for r in range(8)], axis=1).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class EquilibriumPolicy(Policy):
+    """Samples the CFR+ equilibrium of a Truc deal (see the module docstring)."""
+
+    uses_noise: ClassVar[bool] = True
+
+    solved_scores: int = param(0, low=0, high=11,
+                               doc="both players' score at which the deal is solved")
+    target_exploitability: float = param(0.005, low=0.0005, high=0.5,
+                                         doc="points per deal the stored equilibrium must reach")
+    exact_scores: bool = param(False, doc="solve every scores pair met (slow the first time)")
+    call_margin: float = param(0.0, low=-12.0, high=12.0,
+                               doc="ask for new cards below the seat's value minus this (TR-2)")
+
+    def _solution(self, scores):
+        return load_solution(scores, self.target_exploitability)
+
+    def _rows_by_solution(self, obs):
+        """[(solution, rows)] grouping rows by the solved deal they use."""
+        nd = np.where(obs.is_dealer, obs.opp_score, obs.my_score).astype(np.int64)
+        de = np.where(obs.is_dealer, obs.my_score, obs.opp_score).astype(np.int64)
+        if not self.exact_scores:
+            s = self.solved_scores
+            return [(self._solution((s, s)), np.arange(len(nd)))]
+        keys = nd * 100 + de
+        return [(self._solution((k // 100, k % 100)), np.flatnonzero(keys == k))
+                for k in np.unique(keys)]
+
+    def call(self, obs):
+        """Ask for new cards when the hand's equilibrium value is below the seat's (TR-2)."""
+        out = np.zeros(len(obs.hand), dtype=bool)
+        for (solved, values), rows in self._rows_by_solution(obs):
+            index = _type_index(solved.deal)
+            codes = _rank_counts(obs.hand[rows]) @ (5 ** np.arange(8))
+            seat = np.asarray(obs.is_dealer, dtype=bool)[rows].astype(np.int64) \
+                if np.ndim(obs.is_dealer) else np.full(len(rows), int(obs.is_dealer))
+            seat_value = np.where(seat == 0, solved.value, -solved.value)
+            out[rows] = values[seat, index[codes]] < seat_value - self.call_margin
+        return out
+
+    def propose(self, obs):
+        """Propose as the equilibrium does."""
+        return self._choose(obs, M_PROPOSE) == PROPOSE
+
+    def answer(self, obs):
+        """Refuse, accept or counter as the equilibrium does (accept where it has no node)."""
+        method = M_REPLY if obs.countering else M_ANSWER
+        label = self._choose(obs, method)
+        out = np.where(label < 0, ACCEPT, label) - REFUSE
+        if not obs.countering:
+            out = np.where((out == R.COUNTER) & (obs.counter <= 0), R.ACCEPT, out)
+        return out.astype(np.int8)
+
+    def play(self, obs):
+        """Play the rank the equilibrium picks (the lowest suit of it in hand)."""
+        label = self._choose(obs, M_PLAY)
+        rank = np.where(label >= PLAY, label - PLAY, -1)
+        hand = np.asarray(obs.hand, dtype=np.uint32)
+        card = bits.bit_index(bits.lowest_bit(hand)).astype(np.int64)  # forced last card
+        for r in range(8):
+            of_rank = hand & np.uint32(R.RANK_MASK[r])
+            low = bits.bit_index(bits.lowest_bit(of_rank)).astype(np.int64)
+            card = np.where((rank == r) & (of_rank > 0), low, card)
+        return card.astype(np.int8)
+
+    def _choose(self, obs, method: int) -> np.ndarray:
+        """Tree action labels chosen for every row (-1 where the tree has no node)."""
+        n = len(obs.hand)
+        label = np.full(n, -1, dtype=np.int64)
+        noise = np.full(n, 0.5, np.float32) if obs.noise is None else np.asarray(obs.noise)
+        for (solved, _), rows in self._rows_by_solution(obs):
+            label[rows] = self._choose_rows(solved, obs, method, rows, noise[rows])
+        return label
+
+    def _choose_rows(self, solved, obs, method, rows, noise):
+        from simulators.truc.solver.lookup import _decide
+
+        deal = solved.deal
+        tree = deal.tree
+
+        def take(a):
+            return np.asarray(a)[rows]
+
+        me = take(obs.is_dealer).astype(np.int64)  # tree roles: 0 non-dealer, 1 dealer
+        s = 2 * obs.trick + obs.position
+        ranks = np.zeros((len(rows), 6), dtype=np.int64)
+        players = np.zeros((len(rows), 6), dtype=np.int64)
+        my_cards, opp_cards, i_led = take(obs.my_cards), take(obs.opp_cards), take(obs.i_led)
+        for t in range(3):
+            led = i_led[:, t]
+            ranks[:, 2 * t] = np.where(led, my_cards[:, t], opp_cards[:, t]) >> 2
+            ranks[:, 2 * t + 1] = np.where(led, opp_cards[:, t], my_cards[:, t]) >> 2
+            players[:, 2 * t] = np.where(led, me, 1 - me)
+            players[:, 2 * t + 1] = np.where(led, 1 - me, me)
+        stakes = take(obs.stakes).astype(np.int64)
+        my_score, opp_score = take(obs.my_score).astype(np.int64), take(obs.opp_score)
+        prev = np.concatenate([np.ones((len(rows), 1), np.int64), stakes[:, :-1]], axis=1)
+        if s < 6:  # the current slot: stake in force now, before any pending proposal
+            stakes[:, s] = take(obs.stake)
+            if s > 0:
+                prev[:, s] = stakes[:, s - 1]
+            players[:, s] = me if obs.to_play else 1 - me
+        score_of = np.where(players == me[:, None], my_score[:, None], opp_score[:, None])
+        raised = stakes > prev
+        countered = raised & (stakes != np.minimum(2 * prev, obs.target - score_of))
+        if method in (M_ANSWER, M_REPLY):
+            raised[:, s] = True
+            countered[:, s] = method == M_REPLY
+        mine_played = np.zeros((len(rows), 8), dtype=np.int64)
+        for j in range(s):
+            hit = players[:, j] == me
+            np.add.at(mine_played, (np.flatnonzero(hit), ranks[hit, j]), 1)
+        counts = _rank_counts(take(obs.hand)) + mine_played
+        hand_type = _type_index(deal)[counts @ (5 ** np.arange(8))]
+        allowed = np.ones((len(rows), PLAY + 8), dtype=np.bool_)
+        if method == M_PLAY:
+            allowed[:, PLAY:] = _rank_counts(take(obs.hand)) > 0
+        if method == M_ANSWER:
+            allowed[:, COUNTER] = take(obs.counter) > 0
+        return _decide(np.full(len(rows), method, np.int64), np.full(len(rows), s, np.int64),
+                       ranks, players, raised, countered, hand_type, noise.astype(np.float64),
+                       allowed, deal.kind, tree.child_start, tree.n_children, tree.action,
+                       tree.player, tree.entry_start, tree.entry_count, tree.entry_type,
+                       solved.strategy)
