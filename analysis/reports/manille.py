@@ -159,9 +159,10 @@ def section_choices(deals: pl.DataFrame) -> Section:
                    yerr=yerr(part["value"], part["low"], part["high"]), capsize=2)
             ax.set_xticks(range(len(CHOICES)), CHOICES)
     axes[0].set_title("taking team above 34")
+    axes[0].set_ylim(0, 1.18)  # room for the legend above the bars
     percent_axis(axes[0])
     axes[1].set_title("taking team's net score per deal")
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=8, ncols=2, loc="upper center")
     n = deals.height
     findings = (
         f"The dealer names the trump himself in {pct(dealer)} of deals and passes to his "
