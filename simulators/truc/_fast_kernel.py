@@ -92,7 +92,7 @@ def strongest3(hand):
     return out0, out1, out2
 
 
-def win_chance(hand, discarded, played, trick, position, to_play, table, results):
+def win_chance(hand, discarded, played, trick, position, to_play, table, r0, r1, r2):
     unseen = ALL & ~(hand | discarded | played)
     inverse = inverse_count(unseen)
     cards = strongest3(hand)
@@ -140,7 +140,7 @@ def win_chance(hand, discarded, played, trick, position, to_play, table, results
             index = 0
             for j in range(3):
                 if j < trick:
-                    code = results[j]
+                    code = r0 if j == 0 else (r1 if j == 1 else r2)
                 elif has_now and j == trick:
                     code = now_code
                 else:
@@ -187,7 +187,7 @@ def decide_answer(kind, params, noise, chance, opp_score, proposal, stake, targe
     return ACCEPT
 
 
-def decide_play(kind, params, noise, hand, trick, position, table, results):
+def decide_play(kind, params, noise, hand, trick, position, table, r0):
     if kind == RANDOM:
         n = popcount(hand)
         return select_bit(hand, int(noise * np.float32(n)))
@@ -208,7 +208,7 @@ def decide_play(kind, params, noise, hand, trick, position, table, results):
     table_rank = table >> 2
     choice = weakest
     if params[8]:
-        awarded = results[0] == WON if trick > 0 else True
+        awarded = r0 == WON if trick > 0 else True
         for k in (2, 1, 0):
             if c[k] >= 0 and (c[k] >> 2) == table_rank and awarded:
                 choice = c[k]
@@ -219,10 +219,10 @@ def decide_play(kind, params, noise, hand, trick, position, table, results):
     return choice
 
 
-def chance_of(kind, hand, discarded, played, trick, position, to_play, table, results):
+def chance_of(kind, hand, discarded, played, trick, position, to_play, table, r0, r1, r2):
     if kind != HEURISTIC:
         return 0.0
-    return win_chance(hand, discarded, played, trick, position, to_play, table, results)
+    return win_chance(hand, discarded, played, trick, position, to_play, table, r0, r1, r2)
 
 
 def shuffle_steps(deck, u, i, start, stop):
@@ -314,13 +314,15 @@ def _play_deal(i, scratch, seat, kind, par, score, h0, h1, disc0, disc1, target,
             if offered > stake:
                 banco = offered < 2 * stake
                 chance = chance_of(kind[actor], hand[actor], disc[actor], played, t, p, True,
-                                   table, results[actor])
+                                   table, results[actor, 0], results[actor, 1],
+                                   results[actor, 2])
                 nz = noise[base, i] if has_noise else np.float32(0.5)
                 if decide_propose(kind[actor], par[actor], nz, chance):
                     lacks = target - score[other]
                     counter = lacks if (banco and lacks > offered and counter_banco) else 0
                     chance = chance_of(kind[other], hand[other], disc[other], played, t, p,
-                                       False, table, results[other])
+                                       False, table, results[other, 0], results[other, 1],
+                                       results[other, 2])
                     nz = noise[base + 1, i] if has_noise else np.float32(0.5)
                     answer = decide_answer(kind[other], par[other], nz, chance, score[actor],
                                            offered, stake, target, counter)
@@ -335,7 +337,8 @@ def _play_deal(i, scratch, seat, kind, par, score, h0, h1, disc0, disc1, target,
                         stake = offered
                     else:
                         chance = chance_of(kind[actor], hand[actor], disc[actor], played, t, p,
-                                           True, table, results[actor])
+                                           True, table, results[actor, 0], results[actor, 1],
+                                           results[actor, 2])
                         nz = noise[base + 2, i] if has_noise else np.float32(0.5)
                         reply = decide_answer(kind[actor], par[actor], nz, chance, score[other],
                                               counter, offered, target, 0)
@@ -348,7 +351,7 @@ def _play_deal(i, scratch, seat, kind, par, score, h0, h1, disc0, disc1, target,
                             return
             nz = noise[base + 3, i] if has_noise else np.float32(0.5)
             card = decide_play(kind[actor], par[actor], nz, hand[actor], t, p, table,
-                               results[actor])
+                               results[actor, 0])
             hand[actor] ^= np.int64(1) << card
             played |= np.int64(1) << card
             cards[actor, t] = card
@@ -397,15 +400,20 @@ def _finish(i, how, who, pts, stake, tw, stake_out, outcome, winner, points, tri
         trick_winners[i, t] = tw[t]
 
 
-_HELPERS = ("popcount", "lowest_index", "highest_index", "select_bit", "hold", "inverse_count",
-            "strongest3", "win_chance", "decide_call", "decide_propose", "decide_answer",
-            "decide_play", "chance_of", "shuffle_steps", "hand_of", "_finish", "_play_deal")
+# scalar-only helpers: plain compiled calls
+_SCALAR = ("popcount", "lowest_index", "highest_index", "select_bit", "hold", "inverse_count",
+           "strongest3", "win_chance", "chance_of")
+# helpers taking arrays: inlined, so no call (and no reference counting) per deal
+_INLINED = ("decide_call", "decide_propose", "decide_answer", "decide_play", "shuffle_steps",
+            "hand_of", "_finish", "_play_deal")
 
 
 def compiled():
     """Jit every function of this module (helpers first) and return the kernel."""
     g = globals()
-    for name in _HELPERS:
+    for name in _SCALAR:
         g[name] = numba.njit(cache=True)(g[name])
+    for name in _INLINED:
+        g[name] = numba.njit(cache=True, inline="always")(g[name])
     g["play_kernel"] = numba.njit(cache=True)(g["play_kernel"])
     return g["play_kernel"]
