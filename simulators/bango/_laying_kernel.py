@@ -42,11 +42,11 @@ MAX_TUPLES = N_COLOURS ** N_SLOTS
 
 
 def _k_popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Set bits of a value mask (16-bit SWAR popcount)."""
+    x = x - ((x >> 1) & 0x5555)
+    x = (x & 0x3333) + ((x >> 2) & 0x3333)
+    x = (x + (x >> 4)) & 0x0F0F
+    return (x + (x >> 8)) & 0x1F
 
 
 def _k_bonus(cnt, s):
@@ -126,6 +126,9 @@ def _k_colour_search(hv, avail, col, added, base, need, cnt, dv, dk, ds, opts, n
             dv[n_depth] = v
             dk[n_depth] = k
             n_depth += 1
+    for s in range(N_SLOTS):
+        for c in range(N_COLOURS):
+            cnt[s, c] = col[s, c] + _k_popcount(added[s] & avail[c])  # potential, reset below
     # options per depth: colour tuples within the copies held, best potential first
     for d in range(n_depth):
         v, k = dv[d], dk[d]
@@ -138,8 +141,7 @@ def _k_colour_search(hv, avail, col, added, base, need, cnt, dv, dk, ds, opts, n
                 c = x % N_COLOURS
                 x //= N_COLOURS
                 opts[d, n, j] = c
-                s = ds[d, j]
-                sc += col[s, c] + _k_popcount(added[s] & avail[c])
+                sc += cnt[ds[d, j], c]
             for c in range(N_COLOURS):
                 used = 0
                 for j in range(k):
@@ -212,15 +214,29 @@ def _k_colour_search(hv, avail, col, added, base, need, cnt, dv, dk, ds, opts, n
     return best
 
 
+def _k_order(key, n, order):
+    """``order[:n]``: indices of ``key[:n]`` by increasing key, stable."""
+    if n > 32:
+        order[:n] = np.argsort(key[:n], kind="mergesort")
+        return
+    for i in range(n):
+        j = i
+        while j > 0 and key[order[j - 1]] > key[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+
 def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, cand_key,
-                 cand_opt, cnt, dv, dk, ds, opts, nopt, score, rem, ch):
-    """Best lay of one row; fills ``placed`` and returns (gain, discards, opened)."""
-    hv = np.zeros((N_VALUES, N_COLOURS), np.int64)
+                 cand_opt, order, hv, avail, n_opt, ub, added, cnt, dv, dk, ds, opts, nopt,
+                 score, rem, ch):
+    """Best lay of one row; fills ``placed`` and ``work_i`` = (gain, discards, opened)."""
     ge1 = ge2 = ge3 = ge4 = 0
-    avail = np.zeros(N_COLOURS, np.int64)
     total = 0
+    for c in range(N_COLOURS):
+        avail[c] = 0
     for k in range(N_COLOURS * N_VALUES + N_VALUES):
-        total += hand[k]
+        total += np.int64(hand[k])
     for v in range(N_VALUES):
         h = 0
         for c in range(N_COLOURS):
@@ -242,18 +258,21 @@ def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, c
         if mask[s]:
             n_open += 1
         bonus_before += _k_bonus(col, s)
-    n_opt = np.zeros(N_SLOTS, np.int64)
-    ub = np.zeros((N_SLOTS, MAX_OPTIONS), np.int64)
     for s in range(N_SLOTS):
-        n_opt[s] = _k_slot_options(mask[s], ge1, opt[s])
+        if mask[s] == 0 and s > 0 and mask[s - 1] == 0:  # free slots share their options
+            n_opt[s] = n_opt[s - 1]
+            for o in range(n_opt[s]):
+                opt[s, o] = opt[s - 1, o]
+        else:
+            n_opt[s] = _k_slot_options(mask[s], ge1, opt[s])
         for o in range(n_opt[s]):
-            added = opt[s, o]
-            if added == 0:
+            extra = opt[s, o]
+            if extra == 0:
                 ub[s, o] = _k_bonus(col, s)
             else:
                 top = 0
                 for c in range(N_COLOURS):
-                    x = col[s, c] + _k_popcount(added & avail[c])
+                    x = col[s, c] + _k_popcount(extra & avail[c])
                     if x > top:
                         top = x
                 ub[s, o] = top
@@ -276,7 +295,7 @@ def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, c
                 u3 = a0 & a1 & a2
                 if u2 & ~ge2 or u3 & ~ge3:
                     continue
-                n_after = (m0 != 0) + (m1 != 0) + (m2 != 0)
+                n_after = int(m0 != 0) + int(m1 != 0) + int(m2 != 0)
                 if not free_discard:
                     left = (ge1 & ~u1) | (ge2 & ~u2) | (ge3 & ~u3) | ge4
                     ends = 0
@@ -298,12 +317,11 @@ def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, c
                 cand_opt[n_cand, 1] = o1
                 cand_opt[n_cand, 2] = o2
                 n_cand += 1
-    order = np.argsort(cand_key[:n_cand], kind="mergesort")
+    _k_order(cand_key, n_cand, order)
     best = -1
     best_opened = N_SLOTS + 1
     best_placed = 0
-    added = np.zeros(N_SLOTS, np.int64)
-    for i in order:
+    for i in order[:n_cand]:
         key = -cand_key[i]
         bound = key // 4
         opened = N_SLOTS - key % 4
@@ -336,6 +354,12 @@ def _k_solve_batch(hands, seq_mask, seq_colours, free_discard, placed, gain, dis
     cap = MAX_OPTIONS ** N_SLOTS
     cand_key = np.empty(cap, np.int64)
     cand_opt = np.empty((cap, N_SLOTS), np.int64)
+    order = np.empty(cap, np.int64)
+    hv = np.zeros((N_VALUES, N_COLOURS), np.int64)
+    avail = np.zeros(N_COLOURS, np.int64)
+    n_opt = np.zeros(N_SLOTS, np.int64)
+    ub = np.zeros((N_SLOTS, MAX_OPTIONS), np.int64)
+    added = np.zeros(N_SLOTS, np.int64)
     cnt = np.zeros((N_SLOTS, N_COLOURS), np.int64)
     col = np.zeros((N_SLOTS, N_COLOURS), np.int64)
     mask = np.zeros(N_SLOTS, np.int64)
@@ -355,11 +379,12 @@ def _k_solve_batch(hands, seq_mask, seq_colours, free_discard, placed, gain, dis
             for c in range(N_COLOURS):
                 col[s, c] = seq_colours[r, s, c]
         _k_solve_row(hands[r], mask, col, free_discard, placed[r], work_i, asg, opt, cand_key,
-                     cand_opt, cnt, dv, dk, ds, opts, nopt, score, rem, ch)
+                     cand_opt, order, hv, avail, n_opt, ub, added, cnt, dv, dk, ds, opts, nopt,
+                     score, rem, ch)
         gain[r] = work_i[0]
         discards[r] = work_i[1]
         opened[r] = work_i[2]
 
 
 KERNEL_NAMES = ("_k_popcount", "_k_bonus", "_k_interval", "_k_slot_options", "_k_ends",
-                "_k_colour_search", "_k_solve_row", "_k_solve_batch")
+                "_k_colour_search", "_k_order", "_k_solve_row", "_k_solve_batch")
