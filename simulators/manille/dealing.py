@@ -33,7 +33,7 @@ from simulators.manille.engine import (
 )
 
 STREAM_SITUATION, STREAM_SITUATION_CUT = 10, 11
-DECISIONS = ("P", "C", "K", "T", "SA", "pass")  # MA-3: each suit, sans atout, pass to partner
+DECISIONS = R.DECISIONS  # MA-3: each suit, sans atout, pass to partner
 DEALER_POSITION = 3  # turn order: the dealer receives last
 
 

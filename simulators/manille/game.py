@@ -172,13 +172,7 @@ def describe_odds(config, question: OddsQuestion) -> str:
             "played on the same deals (margin = the dealer's team's score minus the other's):")
 
 
-def _odds_metrics():
-    from simulators.manille.dealing import DECISIONS
-
-    return odds_metrics(DECISIONS)
-
-
-ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=_odds_metrics(),
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics(R.DECISIONS),
             describe=describe_odds)
 
 

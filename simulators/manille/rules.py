@@ -66,6 +66,7 @@ PASS_TO_PARTNER = 5  # MA-3: the dealer's third choice
 TRUMP_CODES = ("P", "C", "K", "T", "SA")
 TRUMP_NAMES = ("pique", "cœur", "carreau", "trèfle", "sans atout")
 CHOICE_NAMES = TRUMP_NAMES + ("passe",)
+DECISIONS = ("P", "C", "K", "T", "SA", "pass")  # MA-3: the dealer's six choices, as named in tables
 
 NO_CONTRE, CONTRE, SURCONTRE = 0, 1, 2  # MA-4 levels
 CONTRE_NAMES = ("none", "contre", "surcontre")
