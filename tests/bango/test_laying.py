@@ -24,6 +24,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from simulators.bango import _laying_kernel as K
 from simulators.bango import laying as L
 from simulators.bango import referee as F
 from simulators.bango import rules as R
@@ -171,6 +172,24 @@ def test_batch_rows_are_independent():
     for i in range(0, 200, 17):
         one = L.best_lays(hands[i], mask[i], colours[i])
         assert (one.placed[0] == whole.placed[i]).all() and one.gain[0] == whole.gain[i]
+
+
+def test_kernel_runs_the_same_in_plain_python():
+    """The kernel's source, not jitted, gives the same lays (it is debuggable as Python)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_plain_kernel", K.__file__)
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)
+    states = random_states(9, 40, (0, 14), free_share=0.0)
+    hands, mask, colours = solve([(c, s) for c, s, _ in states])
+    want = L.best_lays(hands, mask, colours)
+    n = len(hands)
+    out = (np.full((n, 3, 11), -1, np.int8), np.zeros(n, np.int32), np.zeros(n, np.int16),
+           np.zeros(n, np.int8))
+    plain._k_solve_batch(hands, mask, colours, False, *out)
+    for got, expected in zip(out, want, strict=True):
+        assert (got == expected).all()
 
 
 def test_large_hands_are_solved_and_legal():
