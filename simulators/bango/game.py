@@ -11,8 +11,9 @@ import polars as pl
 
 from simulators.bango import rules as R
 from simulators.bango.metrics import GAME_METRICS
+from simulators.bango.odds import ODDS_METRICS, OddsQuestion, describe_odds, play_odds
 from simulators.bango.policies import POLICIES
-from simulators.core.game import Conformance, Game, Tables, Unit
+from simulators.core.game import Conformance, Game, Odds, Tables, Unit
 
 POLICY_METHODS = ("bango", "draw_on", "take", "spoil", "destroy", "lay", "arrange")
 
@@ -88,7 +89,9 @@ CONFORMANCE = Conformance(
                  ({"hand_limit": 0}, "hand_limit"), ({"free_discard": "yes"}, "free_discard")),
 )
 
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds)
+
 GAME = Game(
     name="bango", title="Bango", config=R.BangoConfig, policies=POLICIES, units=(GAMES,),
-    conformance=CONFORMANCE, rules_doc="docs/rules/bango.md",
+    conformance=CONFORMANCE, odds=ODDS, rules_doc="docs/rules/bango.md",
 )
