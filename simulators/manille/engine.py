@@ -1,9 +1,11 @@
 """Manille coincée vectorized batch engine (RULINGS MA-1..MA-6).
 
-A batch of N deals advances in lockstep: dealing, the trump choice, contre
-and every card of every trick is a handful of numpy operations over all N
-rows, with hands as uint32 bitmasks (``rules.py`` gives the encoding). There
-is no Python loop over deals. Two entry points:
+A batch of N deals advances in lockstep: dealing, the trump choice and
+contre are a handful of numpy operations over all N rows, with hands as
+uint32 bitmasks (``rules.py`` gives the encoding); the tricks run on the
+shared kernel :mod:`simulators.core.tricks` (one compiled step per card)
+with Manille's MA-5 duty table, and the policies answer for the whole batch
+at each card. There is no Python loop over deals. Two entry points:
 
 * :func:`simulate_deals` — independent deals, each from a fresh shuffle;
   deal ``i`` is dealt by seat ``i % 4``.
@@ -49,8 +51,7 @@ POLICY_METHODS = ("choose", "contre", "play")
 # surcontre answers, then the 32 cards
 SLOT_CHOICE, SLOT_CONTRE, SLOT_PLAY = 0, 2, 6
 N_DECISIONS = SLOT_PLAY + R.N_SEATS * R.N_TRICKS
-RANK_MASK = np.array(R.RANK_MASK, dtype=U32)
-SUIT_MASK5 = np.array(R.SUIT_MASK + (0,), dtype=U32)  # index 4 = sans atout: no trump cards
+SUIT_MASK5 = tricks.SUIT_MASK  # index 4 (sans atout, the kernel's NO_TRUMP): no trump card
 MANILLES = U32(R.RANK_MASK[R.MANILLE])
 MANILLONS = U32(R.RANK_MASK[R.MANILLON])
 ALL_CHOICES = np.uint8(0b111111)
@@ -61,12 +62,7 @@ TEAM_OF_SEAT = np.array([0, 1, 0, 1], dtype=I8)  # partners face to face
 
 def mask_points(mask: np.ndarray) -> np.ndarray:
     """Card points held in each mask (MA-1)."""
-    mask = np.asarray(mask, dtype=U32)
-    total = np.zeros(mask.shape, dtype=np.int16)
-    for rank, points in enumerate(R.POINTS):
-        if points:
-            total += np.int16(points) * bits.popcount(mask & RANK_MASK[rank]).astype(np.int16)
-    return total
+    return tricks.mask_points(mask, R.POINTS)
 
 
 def deal_scores(taking_points, trump, contre_level) -> tuple[np.ndarray, np.ndarray]:
@@ -128,18 +124,9 @@ class DealArrays(NamedTuple):
 
 
 def _deal_hands(config: R.ManilleConfig, deck: np.ndarray, cut: np.ndarray) -> np.ndarray:
-    """(N, 4) hands by turn-order position from pre-cut decks (MA-2)."""
-    n_rows = len(deck)
-    windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([deck, deck], 1), 32, 1)
-    post = windows[np.arange(n_rows), cut]  # the top `cut` cards go to the bottom
-    card_bit = np.ascontiguousarray(bits.card_bits(post).T)  # (32, N): one row per deck position
-    hands = np.empty((R.N_SEATS, n_rows), dtype=U32)
-    for position, slots in enumerate(turn_order_positions(config.packets)):
-        hand = card_bit[slots[0]].copy()
-        for slot in slots[1:]:
-            hand |= card_bit[slot]
-        hands[position] = hand
-    return np.ascontiguousarray(hands.T)
+    """(N, 4) hands by turn-order position from pre-cut decks (MA-2): packets counter-clockwise
+    from the dealer's right."""
+    return tricks.deal_packets(tricks.cut_decks(deck, cut), R.N_SEATS, config.packets)
 
 
 def _choose_trump(config, dispatch, units, hands, dealer, noise_at):

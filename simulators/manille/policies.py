@@ -17,20 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulators.core import bits
+from simulators.core import bits, tricks
 from simulators.core.params import Policy, param, policy_from_registry
 from simulators.manille import rules as R
 
 U32 = np.uint32
 I8 = np.int8
 ZERO = U32(0)
-SUIT_MASK = np.array(R.SUIT_MASK + (0,), dtype=U32)  # index 4 (sans atout): no trump card
+SUIT_MASK = tricks.SUIT_MASK  # index 4 (sans atout): no trump card
 MANILLES = U32(R.RANK_MASK[R.MANILLE])
 MANILLONS = U32(R.RANK_MASK[R.MANILLON])
-# STRONGER[c]: the cards of c's suit that beat c (MA-1)
-STRONGER = np.array(
-    [R.SUIT_MASK[R.suit_of(c)] & ((1 << (4 * R.rank_of(c))) - 1) for c in range(R.N_CARDS)]
-    + [0], dtype=U32)  # STRONGER[-1] (no card yet) is empty
+STRONGER = tricks.STRONGER  # STRONGER[c]: the cards of c's suit that beat c (MA-1)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from simulators.manille.referee import (
     team_points,
     trick_winner,
 )
+from simulators.manille.rules import SUIT_MASK as R_SUIT_MASK
 from simulators.manille.rules import (
     ALL_CARDS,
     CONTRE,
@@ -421,3 +422,10 @@ def test_config_refuses_bad_options(options, words):
 
 def test_all_cards_mask():
     assert ALL_CARDS == 2**32 - 1
+
+
+def test_ma1_encoding_is_the_shared_kernels():
+    from simulators.core import tricks
+
+    assert list(tricks.SUIT_MASK[:4]) == list(R_SUIT_MASK)
+    assert all(tricks.card(r, s) == card(r, s) for r in range(8) for s in range(4))
