@@ -28,7 +28,6 @@ from simulators.manille.referee import (
     team_points,
     trick_winner,
 )
-from simulators.manille.rules import SUIT_MASK as R_SUIT_MASK
 from simulators.manille.rules import (
     ALL_CARDS,
     CONTRE,
@@ -50,6 +49,7 @@ from simulators.manille.rules import (
     parse_hand,
     parse_trump,
 )
+from simulators.manille.rules import SUIT_MASK as R_SUIT_MASK
 
 P, CO, K, T = 0, 1, 2, 3  # pique, cœur, carreau, trèfle
 SA = SANS_ATOUT
