@@ -347,6 +347,14 @@ def games() -> dict[str, Game]:
     return dict(sorted(found.items()))
 
 
+@cache
+def registered_names() -> tuple[str, ...]:
+    """Names of the registered games, sorted, without importing any game."""
+    from importlib.metadata import entry_points
+
+    return tuple(sorted({point.name for point in entry_points(group=ENTRY_POINT_GROUP)}))
+
+
 def game_names() -> tuple[str, ...]:
     """Names of the registered games, sorted."""
     return tuple(games())
