@@ -489,7 +489,7 @@ def _cuts(config: R.BiancoManoConfig):
 
 
 def _shuffles(gen, size):
-    return rng.permutations(gen, size, R.N_CARDS)
+    return tricks.shuffled_decks(gen, size, R.N_CARDS)  # as rng.permutations, compiled
 
 
 def n_decisions(n_players: int) -> int:

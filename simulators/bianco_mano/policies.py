@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from simulators.bianco_mano import rules as R
@@ -206,52 +207,100 @@ class HeuristicPolicy(Policy):
 
     # play --------------------------------------------------------------------
     def play(self, obs):
-        """Lead or follow by the rules of thumb in the class docstring."""
-        if obs.position == 0:
-            pool, take_strongest = self._lead(obs)
+        """Lead or follow by the rules of thumb in the class docstring.
+
+        The card choice is one compiled pass over the rows (numba,
+        :func:`_heuristic_cards`): the same numpy observation in, the same
+        numpy cards out, as any policy. It shows the optional compiled path:
+        write a policy's per-row rule as a scalar function when the profile
+        says the numpy version is the cost; plain numpy policies need nothing.
+        """
+        out = np.empty(len(obs.hand), dtype=I8)
+        _heuristic_cards(obs.position, obs.n_players, obs.hand, obs.legal, obs.dominant_mask,
+                         obs.led_mask, obs.winning_card, obs.winner_is_ally, obs.played,
+                         obs.on_taker_side, self.lead_trump_min, self.charge_partner, out)
+        return out
+
+
+# de Bruijn tables: the index of a one-hot (or smeared) 32-bit word in one multiply
+_DEBRUIJN_LOW = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27,
+                          13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int8)
+_DEBRUIJN_HIGH = np.array([0, 9, 1, 10, 13, 21, 2, 29, 11, 14, 16, 18, 22, 25, 3, 30, 8, 12,
+                           20, 28, 15, 17, 24, 7, 19, 27, 23, 6, 26, 5, 4, 31], dtype=np.int8)
+
+
+@numba.njit(cache=True, inline="always")
+def _lowest_index(mask):
+    """Index of the lowest set bit (the strongest card of a non-empty mask)."""
+    low = np.uint64(mask & (~mask + np.uint32(1)))
+    return _DEBRUIJN_LOW[((low * np.uint64(0x077CB531)) & np.uint64(0xFFFFFFFF)) >> np.uint64(27)]
+
+
+@numba.njit(cache=True, inline="always")
+def _highest_index(mask):
+    """Index of the highest set bit (the weakest card of a non-empty mask)."""
+    m = np.uint64(mask)
+    m |= m >> np.uint64(1)
+    m |= m >> np.uint64(2)
+    m |= m >> np.uint64(4)
+    m |= m >> np.uint64(8)
+    m |= m >> np.uint64(16)
+    return _DEBRUIJN_HIGH[((m * np.uint64(0x07C4ACDD)) & np.uint64(0xFFFFFFFF)) >> np.uint64(27)]
+
+
+@numba.njit(cache=True, inline="always")
+def _lowest(mask):
+    return mask & (~mask + np.uint32(1))
+
+
+@numba.njit(cache=True)
+def _heuristic_cards(position, n_players, hand, legal, dom_mask, led_mask, winning_card, ally,
+                     played, on_side, lead_trump_min, charge_partner, out):
+    """HeuristicPolicy's card for each row: a pool of cards, then its strongest or weakest."""
+    last = position == n_players - 1
+    charge = charge_partner == 2 or (charge_partner == 1 and last)
+    for i in range(hand.shape[0]):
+        dom = dom_mask[i]
+        if position == 0:
+            # lead: draw dominant cards (taker's side, enough of them, some still out),
+            # else cash a side master card, else the weakest side card, else anything
+            h = hand[i]
+            unseen = ~played[i] & ~h
+            n_dom = 0
+            rest = h & dom
+            while rest:
+                rest &= rest - np.uint32(1)
+                n_dom += 1
+            masters = np.uint32(0)
+            for family in range(4):
+                masters |= _lowest(FAMILY_MASK[family] & ~played[i]) & h
+            masters &= ~dom
+            side = h & ~dom
+            if on_side[i] and n_dom >= lead_trump_min and (unseen & dom) != 0:
+                pool, strongest = h & dom, True
+            elif masters != 0:
+                pool, strongest = masters, True
+            else:
+                pool, strongest = (side if side != 0 else h), False
         else:
-            pool, take_strongest = self._follow(obs)
-        choice = np.where(take_strongest, _strongest(pool), _weakest(pool))
-        return bits.bit_index(choice)
-
-    # Each rule below picks a pool of cards and whether to play its strongest
-    # (lowest bit) or weakest (highest bit) member; play() extracts one card.
-    def _lead(self, obs):
-        hand, dom = obs.hand, obs.dominant_mask
-        unseen = ~obs.played & ~hand
-        draw_trumps = (obs.on_taker_side
-                       & (bits.popcount(hand & dom) >= self.lead_trump_min)
-                       & ((unseen & dom) != 0))
-        masters = ZERO
-        for family in range(R.N_FAMILIES):
-            masters = masters | (_strongest(FAMILY_MASK[family] & ~obs.played) & hand)
-        masters &= ~dom
-        side = hand & ~dom
-        pool = np.where(draw_trumps, hand & dom,
-                        np.where(masters != 0, masters, np.where(side != 0, side, hand)))
-        return pool, draw_trumps | (masters != 0)
-
-    def _follow(self, obs):
-        legal, dom = obs.legal, obs.dominant_mask
-        best = obs.winning_card
-        stronger = STRONGER[best]
-        beaters = np.where((obs.dominant_mask & bits.card_bits(best)) != 0, legal & stronger,
-                           (legal & dom) | (legal & obs.led_mask & stronger))
-        last = obs.position == obs.n_players - 1
-        side_legal = legal & ~dom
-        discard = np.where(side_legal != 0, side_legal, legal)  # side cards before dominant ones
-        side_beaters = beaters & ~dom
-        charge = self.charge_partner == 2 or (self.charge_partner == 1 and last)
-        # ally holds the trick: feed it points (strongest side card) or discard cheaply
-        pool = discard
-        strongest = obs.winner_is_ally & (side_legal != 0) & charge
-        # otherwise win if possible: a side card (cheapest if last, else the strongest),
-        # else the cheapest dominant that wins
-        win = ~obs.winner_is_ally & (beaters != 0)
-        win_pool = np.where(side_beaters != 0, side_beaters, beaters)
-        pool = np.where(win, win_pool, pool)
-        strongest = np.where(win, (side_beaters != 0) & (not last), strongest)
-        return pool, strongest
+            # follow: win as cheaply as possible against opponents; feed or discard
+            # under an ally who holds the trick
+            lg = legal[i]
+            best = winning_card[i]
+            stronger = STRONGER[best]
+            if (dom >> np.uint32(best)) & np.uint32(1):
+                beaters = lg & stronger
+            else:
+                beaters = (lg & dom) | (lg & led_mask[i] & stronger)
+            side_legal = lg & ~dom
+            side_beaters = beaters & ~dom
+            if not ally[i] and beaters != 0:
+                pool = side_beaters if side_beaters != 0 else beaters
+                strongest = side_beaters != 0 and not last
+            else:
+                pool = side_legal if side_legal != 0 else lg
+                strongest = ally[i] and side_legal != 0 and charge
+        out[i] = _lowest_index(pool) if strongest else _highest_index(pool)
 
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}

@@ -315,12 +315,46 @@ def winning_position(trick: Trick) -> np.ndarray:
 # ---------------------------------------------------------------- dealing
 
 
+def shuffled_decks(gen: np.random.Generator, rows: int, n_cards: int = N_CARDS) -> np.ndarray:
+    """(rows, n_cards) int8 uniform permutations of ``range(n_cards)``, compiled.
+
+    The same draws and the same decks as :func:`simulators.core.rng.permutations`
+    (Fisher-Yates over one block of uniforms), several times faster.
+    """
+    return _fisher_yates(gen.random((n_cards - 1, rows)), n_cards)
+
+
+@numba.njit(cache=True)
+def _fisher_yates(uniforms, n):
+    rows = uniforms.shape[1]
+    deck = np.empty((rows, n), dtype=np.int8)
+    for r in range(rows):
+        for c in range(n):
+            deck[r, c] = c
+        for i in range(n - 1, 0, -1):
+            j = np.intp(uniforms[i - 1, r] * (i + 1))
+            swapped = deck[r, j]
+            deck[r, j] = deck[r, i]
+            deck[r, i] = swapped
+    return deck
+
+
 def cut_decks(deck: np.ndarray, cut: np.ndarray) -> np.ndarray:
-    """Decks (N, 32, top first) after moving the top ``cut[i]`` cards to the bottom."""
-    deck = np.asarray(deck)
-    width = deck.shape[1]
-    windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([deck, deck], 1), width, 1)
-    return windows[np.arange(len(deck)), np.asarray(cut)]
+    """Decks (N, width, top first) after moving the top ``cut[i]`` cards to the bottom."""
+    deck = np.ascontiguousarray(deck)
+    return _cut(deck, np.ascontiguousarray(cut, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _cut(deck, cut):
+    rows, width = deck.shape
+    out = np.empty_like(deck)
+    for r in range(rows):
+        start = cut[r] % width
+        for c in range(width):
+            at = start + c
+            out[r, c] = deck[r, at - width if at >= width else at]
+    return out
 
 
 def prefix_masks(post: np.ndarray) -> np.ndarray:
