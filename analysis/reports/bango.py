@@ -359,7 +359,8 @@ def section_value(runs: Runs) -> Section:
         f"Using bangos is worth {num(row_estimate(every), 2, signed=True)} points per game to a "
         f"4-player heuristic seat (paired on the same decks, n={n_games:,} games); cancelling "
         f"explosions alone {num(row_estimate(summary.row(0, named=True)), 2, signed=True)}.",
-        f"Black cards never score (BG-6): a player receives {num(_pick(summary, 'black c'), 2)} "
+        f"Black cards never score (BG-6): a player receives "
+        f"{num(_pick(summary, 'black cards received per'), 2)} "
         f"per game, and each goes with {num(_pick(summary, 'per black'), 2, signed=True)} "
         "points of final score (regression across players; descriptive).",
     )
