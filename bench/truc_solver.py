@@ -93,6 +93,7 @@ def truc_curve(spec: DealSpec, iterations: int, target: float, every: int):
 def plot(curve, path: str, title: str) -> None:
     """Exploitability against iterations and against seconds (log-log)."""
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -101,6 +102,7 @@ def plot(curve, path: str, title: str) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
     for ax, col, label in ((axes[0], 0, "CFR+ iterations"), (axes[1], 1, "seconds (one core)")):
         ax.loglog(arr[:, col], arr[:, 2], marker="o", ms=3)
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.axhline(0.01, color="grey", ls="--", lw=1)
         ax.set_xlabel(label)
         ax.grid(True, which="both", alpha=0.3)
@@ -121,18 +123,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=25, help="iterations between checks")
     parser.add_argument("--curve", help="write the curve as CSV here")
     parser.add_argument("--plot", help="write the curve as PNG here")
+    parser.add_argument("--cached", action="store_true",
+                        help="take the deal's curve from the solved-deal cache (solving it "
+                             "there first if needed) instead of a fresh run")
+    parser.add_argument("--skip-poker", action="store_true")
     args = parser.parse_args(argv)
     if not 1 <= args.ranks <= 8:
         parser.error(f"--ranks must be in [1, 8], got {args.ranks}")
     spec = DealSpec(scores=tuple(args.scores), n_ranks=args.ranks)  # validates the scores
-    poker_table(args.poker_iterations)
-    result = truc_curve(spec, args.iterations, args.target, args.every)
+    if not args.skip_poker:
+        poker_table(args.poker_iterations)
+    if args.cached:
+        from simulators.truc.solver.solutions import solved_deal
+
+        result = solved_deal(spec, target=args.target)
+        print(f"\nTruc deal {spec} from the cache: value {result.value:+.5f}, exploitability "
+              f"{result.exploitability:.5f} after {result.iterations} iterations, "
+              f"{result.seconds:.0f} s")
+        for it, sec, expl in result.curve:
+            print(f"{int(it):10d} {sec:8.1f} {expl:15.5f}")
+    else:
+        result = truc_curve(spec, args.iterations, args.target, args.every)
     if args.curve:
         np.savetxt(args.curve, np.array(result.curve), delimiter=",", fmt="%.6g",
                    header="iterations,seconds,exploitability", comments="")
     if args.plot:
-        plot(result.curve, args.plot, f"CFR+ on one Truc deal, scores {spec.scores}, "
-             f"{spec.n_ranks} ranks")
+        deck = "full deck" if spec.n_ranks == 8 else f"{spec.n_ranks} ranks"
+        plot(result.curve, args.plot, f"CFR+ on one Truc deal ({deck}, scores "
+             f"{spec.scores[0]}-{spec.scores[1]}); dashed: 0.01 point per deal")
     return 0
 
 

@@ -1,0 +1,81 @@
+"""Solve Truc deals and print their values and the shipped policies' exploitability.
+
+Run::
+
+    python -m simulators.truc.solver                      # 0-0 and the banco scores
+    python -m simulators.truc.solver --scores 0-0 10-3 --policies heuristic random
+
+Solved deals are cached (``solutions.py``); the tables are Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+BANCO_SCORES = ("0-0", "6-6", "9-9", "10-10", "11-11", "10-3", "3-10", "9-6", "6-9", "11-0",
+                "0-11")
+
+
+def _scores(text: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"scores must look like 10-3 (non-dealer-dealer), got {text!r}") from None
+    if not (0 <= a < 12 and 0 <= b < 12):
+        raise argparse.ArgumentTypeError(f"scores must be in 0..11, got {text!r}")
+    return a, b
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scores", type=_scores, nargs="+",
+                        default=[_scores(s) for s in BANCO_SCORES])
+    parser.add_argument("--policies", nargs="*", default=["heuristic", "random", "ordered"],
+                        help="registered policies whose exploitability to measure at the "
+                             "first scores")
+    parser.add_argument("--target", type=float, default=0.005)
+    parser.add_argument("--noise-levels", type=int, default=20)
+    args = parser.parse_args(argv)
+    from simulators.truc.policies import POLICIES, make_policy
+
+    unknown = [p for p in args.policies if p not in POLICIES]
+    if unknown:
+        parser.error(f"unknown policy {unknown[0]!r} (known: {', '.join(sorted(POLICIES))})")
+    if not 0 < args.target < 1:
+        parser.error(f"--target must be in (0, 1), got {args.target}")
+
+    from simulators.truc.solver.deal import DealSpec
+    from simulators.truc.solver.policy_eval import policy_exploitability
+    from simulators.truc.solver.solutions import solved_deal
+
+    print("| scores (non-dealer-dealer) | value for the non-dealer | exploitability "
+          "| CFR+ iterations | solver s | info sets |")
+    print("|---|---|---|---|---|---|")
+    first = None
+    for scores in args.scores:
+        start = time.perf_counter()
+        solved = solved_deal(DealSpec(scores=scores), target=args.target)
+        first = first or solved
+        print(f"| {scores[0]}-{scores[1]} | {solved.value:+.4f} | {solved.exploitability:.4f} "
+              f"| {solved.iterations} | {solved.seconds:.0f} "
+              f"| {solved.deal.tree.n_infosets():,} |", flush=True)
+        del start
+    if args.policies:
+        s = first.deal.spec.scores
+        print(f"\nExploitability at {s[0]}-{s[1]} (points per deal; equilibrium value "
+              f"{first.value:+.4f} for the non-dealer)\n")
+        print("| policy | self-play value | loss as non-dealer | loss as dealer "
+              "| exploitability |")
+        print("|---|---|---|---|---|")
+        for name in args.policies:
+            e = policy_exploitability(first, make_policy(name), args.noise_levels)
+            print(f"| {name} | {e.self_play_value:+.4f} | {e.loss_non_dealer:.4f} "
+                  f"| {e.loss_dealer:.4f} | {e.exploitability:.4f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
