@@ -33,17 +33,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scores", type=_scores, nargs="+",
                         default=[_scores(s) for s in BANCO_SCORES])
-    parser.add_argument("--policies", nargs="*", default=["heuristic", "random", "ordered"],
+    parser.add_argument("--policies", nargs="*",
+                        default=["heuristic", "heuristic:bluff_probability=0", "random",
+                                 "ordered", "equilibrium"],
                         help="registered policies whose exploitability to measure at the "
-                             "first scores")
+                             "first scores, as name or name:param=value,param=value")
     parser.add_argument("--target", type=float, default=0.005)
     parser.add_argument("--noise-levels", type=int, default=20)
     args = parser.parse_args(argv)
     from simulators.truc.policies import POLICIES, make_policy
 
-    unknown = [p for p in args.policies if p not in POLICIES]
-    if unknown:
-        parser.error(f"unknown policy {unknown[0]!r} (known: {', '.join(sorted(POLICIES))})")
+    policies = []
+    for text in args.policies:
+        name, _, rest = text.partition(":")
+        if name not in POLICIES:
+            parser.error(f"unknown policy {name!r} (known: {', '.join(sorted(POLICIES))})")
+        params = {}
+        declared = POLICIES[name].parameters()
+        for item in filter(None, rest.split(",")):
+            key, _, value = item.partition("=")
+            kind = type(declared[key]["default"]) if key in declared else str
+            params[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
+        try:
+            policies.append((text, make_policy(name, **params)))
+        except (TypeError, ValueError) as exc:
+            parser.error(str(exc))
     if not 0 < args.target < 1:
         parser.error(f"--target must be in (0, 1), got {args.target}")
 
@@ -63,15 +77,15 @@ def main(argv: list[str] | None = None) -> int:
               f"| {solved.iterations} | {solved.seconds:.0f} "
               f"| {solved.deal.tree.n_infosets():,} |", flush=True)
         del start
-    if args.policies:
+    if policies:
         s = first.deal.spec.scores
         print(f"\nExploitability at {s[0]}-{s[1]} (points per deal; equilibrium value "
               f"{first.value:+.4f} for the non-dealer)\n")
         print("| policy | self-play value | loss as non-dealer | loss as dealer "
               "| exploitability |")
         print("|---|---|---|---|---|")
-        for name in args.policies:
-            e = policy_exploitability(first, make_policy(name), args.noise_levels)
+        for name, policy in policies:
+            e = policy_exploitability(first, policy, args.noise_levels)
             print(f"| {name} | {e.self_play_value:+.4f} | {e.loss_non_dealer:.4f} "
                   f"| {e.loss_dealer:.4f} | {e.exploitability:.4f} |", flush=True)
     return 0
