@@ -227,13 +227,12 @@ class HeuristicPolicy(Policy):
     # bit) or weakest (highest bit) member; play() extracts one card.
     def _lead(self, obs):
         hand, trumps_mask = obs.hand, obs.trump_mask
-        unseen = ~obs.played & ~hand
+        unseen = ~(obs.played | hand)
         trumps = hand & trumps_mask
         top = masters(hand, unseen)
-        draw = (obs.taking & (bits.popcount(trumps) >= self.lead_trumps_min)
-                & ((unseen & trumps_mask) != 0))
-        # cash side masters only once no opponent trump can ruff them (trumps counted out)
-        trumps_out = (unseen & trumps_mask) != 0
+        trumps_out = (unseen & trumps_mask) != 0  # trumps counted out from the cards played
+        draw = obs.taking & (bits.popcount(trumps) >= self.lead_trumps_min) & trumps_out
+        # cash side masters while trumps are out only if they are manilles
         side_top = top & ~trumps_mask
         safe_side = np.where(trumps_out, side_top & MANILLES, side_top)
         long_side = longest_suit(hand, obs.trump)
@@ -244,33 +243,38 @@ class HeuristicPolicy(Policy):
 
     def _follow(self, obs):
         legal, trumps_mask = obs.legal, obs.trump_mask
-        best = obs.winning_card
-        best_is_trump = (bits.card_bits(best) & trumps_mask) != 0
-        beaters = legal & (STRONGER[best] | np.where(best_is_trump, ZERO, trumps_mask))
-        unseen = ~obs.played & ~obs.hand
-        last = obs.position == R.N_SEATS - 1
+        stronger = STRONGER[obs.winning_card]
+        best_is_trump = (bits.card_bits(obs.winning_card) & trumps_mask) != 0
+        beaters = legal & (stronger | np.where(best_is_trump, ZERO, trumps_mask))
+        unseen = ~(obs.played | obs.hand)
+        last = obs.position == R.N_SEATS - 1  # the same for every row: a Python bool
         side_legal = legal & ~trumps_mask
-        low = _prefer(side_legal, legal)  # discard side cards before trumps
-        # the partner holds: give him points when his card is safe, else play low
-        partner_safe = last | ((STRONGER[best] & unseen) == 0) & (
-            best_is_trump | ((unseen & trumps_mask) == 0) | (obs.trump == R.SANS_ATOUT))
-        if self.charge_partner == 0:
-            charge = np.zeros(len(legal), dtype=bool)
-        elif self.charge_partner == 1:
-            charge = partner_safe
-        else:
-            charge = np.ones(len(legal), dtype=bool)
+        low = np.where(side_legal != 0, side_legal, legal)  # discard side cards before trumps
         top = masters(obs.hand, unseen)
-        gifts = side_legal & ~top  # never throw a master card to a partner
-        partner_pool = np.where(charge & (gifts != 0), gifts, low)
-        partner_strongest = charge & (gifts != 0)
+        # the partner holds: give him points (never a master card) when his card is safe
+        if self.charge_partner == 0:
+            give = np.zeros(len(legal), dtype=bool)
+        else:
+            gifts = side_legal & ~top
+            give = gifts != 0
+            if self.charge_partner == 1 and not last:
+                # safe: nothing unseen of the suit beats it, and no trump can ruff it
+                # (it is a trump, or no trump is out; sans atout has no trump card)
+                give &= ((stronger & unseen) == 0) & (best_is_trump
+                                                      | ((unseen & trumps_mask) == 0))
+        partner_pool = np.where(give, side_legal & ~top, low)
         # an opponent holds: win with a master (the manille when it wins), else cheapest winner
-        sure = beaters & top & ~trumps_mask
-        win_pool = _prefer(np.where(last, ZERO, sure), beaters & ~trumps_mask, beaters)
-        win_strongest = (sure != 0) & ~last
-        pool = np.where(obs.partner_holds, partner_pool, np.where(beaters != 0, win_pool, low))
-        strongest = np.where(obs.partner_holds, partner_strongest,
-                             (beaters != 0) & win_strongest)
+        side_beaters = beaters & ~trumps_mask
+        cheapest = np.where(side_beaters != 0, side_beaters, beaters)
+        if last:
+            win_pool, win_strongest = cheapest, False
+        else:
+            sure = side_beaters & top
+            win_strongest = sure != 0
+            win_pool = np.where(win_strongest, sure, cheapest)
+        can_win = beaters != 0
+        pool = np.where(obs.partner_holds, partner_pool, np.where(can_win, win_pool, low))
+        strongest = np.where(obs.partner_holds, give, can_win & win_strongest)
         return pool, strongest
 
 
