@@ -177,3 +177,14 @@ def test_referee_replays_a_million_deals_per_policy():
     from simulators.manille.crosscheck import main
 
     assert main(["--deals", "1000000", "--jobs", "2"]) == 0
+
+
+def test_ma6_a_played_34_34_deal_scores_nothing_even_contred():
+    batch = simulate_deals(ManilleConfig(), RandomPolicy(contre_probability=0.6), 3000, seed=6)
+    table = batch.table
+    draws = np.flatnonzero((table["result"] == "draw").to_numpy())
+    contred = [i for i in draws if table["contre_level"][int(i)] > 0]
+    assert len(draws) > 20 and contred
+    for i in (int(draws[0]), int(contred[0])):
+        result = referee.replay_deal(batch.record(i), batch.config)
+        assert result.team_points == (34, 34) and result.scores == (0, 0)
