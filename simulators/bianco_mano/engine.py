@@ -429,7 +429,7 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.
         if k == 0:
             ally = no_ally
         else:
-            ally = mine == on_side_of(view.winning_seat)
+            ally = ~view.opponent_holds  # teams are the sides
             if n == 5:  # before the called card shows, only the partner knows the sides
                 ally &= ((view.played & called_bit) != 0) | (seat == deal.partner)
         obs = PlayObs(view.hand, view.legal, seat, k, view.trick, deal.dominant, deal.dom_mask,
@@ -444,8 +444,8 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.
                 f"legal: {R.format_cards(bits.cards_of(int(view.legal[j])))} (BM-8)")
 
     return tricks.play_tricks(deal.hands, deal.taker, n_tricks, deal.dom_mask, DUTIES,
-                              choose=choose, team=deal.on_side, direction=tricks.CLOCKWISE,
-                              units=units, describe=describe)
+                              choose=choose, team=deal.on_side.astype(I8),
+                              direction=tricks.CLOCKWISE, units=units, describe=describe)
 
 
 def _score(deal: _Taken, side_won, bonus):

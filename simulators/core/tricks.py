@@ -639,9 +639,7 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
                 raise IllegalAction(f"choose returned {cards.dtype}, expected integers")
             if _first_illegal(cards, view.legal) >= 0:
                 _reject_illegal(cards, view, units[rows], describe)
-            m = rows.size
-            out = (np.empty(m, I8), np.empty(m, U32), np.empty(m, U32), view.led_suit.copy(),
-                   np.empty(m, U32), np.empty(m, I8), np.empty(m, I8), np.empty(m, bool))
+            out = _view_arrays(rows.size, view.led_suit)
             _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask,
                        state, plays, winners, won, tricks_won, duties, *out)
             # table and played are views of the state (no copy) when every row plays
@@ -651,6 +649,18 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
         if not rows.size:
             break
     return TrickRecord(plays, leaders, winners, won, tricks_won, hands)
+
+
+def _view_arrays(m: int, led_suit: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Fresh arrays for the next view (one allocation): seat, hand, legal, led suit
+    (a copy of the current one), led mask, winning card, winning seat, opponent holds."""
+    buffer = np.empty(17 * m, dtype=np.uint8)
+    u32 = buffer[:12 * m].view(U32)
+    small = buffer[12 * m:]
+    led = small[2 * m:3 * m].view(I8)
+    led[:] = led_suit
+    return (small[:m].view(I8), u32[:m], u32[m:2 * m], led, u32[2 * m:], small[m:2 * m].view(I8),
+            small[3 * m:4 * m].view(I8), small[4 * m:].view(np.bool_))
 
 
 def _reject_illegal(cards, view: CardView, units, describe) -> None:
