@@ -648,8 +648,11 @@ def _records(config: R.BangoConfig, decks: np.ndarray, first: np.ndarray,
     turns: dict[int, dict[int, dict]] = {r: {} for r in wanted}
 
     def turn(r, t):
-        return turns[r].setdefault(t, {"reveals": [], "take": (), "spoils": [], "destroys": [],
-                                       "lay": None})
+        entry = turns[r].get(t)
+        if entry is None:
+            entry = turns[r][t] = {"reveals": [], "take": (), "spoils": [], "destroys": [],
+                                   "lay": None}
+        return entry
 
     for t, g, bango, go_on in log.reveals:
         for i, r in enumerate(g.tolist()):
