@@ -350,3 +350,21 @@ def test_legal_mask_batched_equals_one_by_one(position, duties):
     got = T.legal_mask(hands, batch, T.SUIT_MASK[trump], duties,
                        np.array([opponent_holds, not opponent_holds, opponent_holds]))
     assert int(got[0]) == one == int(got[2])
+
+
+def test_shuffled_decks_equal_rng_permutations():
+    """The compiled shuffle draws the same numbers and yields the same decks."""
+    from simulators.core import rng
+
+    for n_cards in (32, 7, 2):
+        want = rng.permutations(np.random.default_rng(5), 2_000, n_cards)
+        got = T.shuffled_decks(np.random.default_rng(5), 2_000, n_cards)
+        assert got.dtype == want.dtype and (got == want).all()
+
+
+def test_cut_decks_matches_a_rotation():
+    gen = np.random.default_rng(1)
+    decks = np.argsort(gen.random((50, 32)), axis=1).astype(np.int8)
+    cuts = gen.integers(1, 32, 50)
+    got = T.cut_decks(decks, cuts)
+    assert all((got[i] == np.roll(decks[i], -cuts[i])).all() for i in range(50))
