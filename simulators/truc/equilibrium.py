@@ -38,35 +38,15 @@ M_PROPOSE, M_ANSWER, M_REPLY, M_PLAY = 0, 1, 2, 3
 _SOLVED: dict = {}  # (scores, target) -> (SolvedDeal, hand values per seat); per process
 
 
-def _hand_values(solved) -> np.ndarray:
-    """(2, T): each hand's expected points per deal in each seat under the equilibrium."""
-    from simulators.truc.solver.cfr import _down, _down_args, _scratch, _value_args, _values
-
-    tree = solved.deal.tree
-    out = np.zeros((2, len(solved.deal.types)))
-    reach = np.empty(tree.n_entries)
-    value = np.empty(tree.n_entries)
-    none = np.empty(0)
-    _down(-1, 0.0, *_down_args(tree), none, solved.strategy, reach, none, _scratch(tree))
-    w = tree.weight[0]
-    prob = (w.sum(axis=1), w.sum(axis=0))
-    for p in (0, 1):
-        _values(p, 0, *_value_args(tree), reach, solved.strategy, value, none)
-        s, k = tree.entry_start[0, p], tree.entry_count[0, p]
-        types = tree.entry_type[s:s + k]
-        out[p, types] = np.where(prob[p][types] > 0, value[s:s + k] / prob[p][types], 0.0)
-    return out
-
-
 def load_solution(scores=(0, 0), target: float = 0.005):
     """The solved deal at ``scores`` (non-dealer, dealer) and its hand values, once per process."""
     from simulators.truc.solver.deal import DealSpec
-    from simulators.truc.solver.solutions import solved_deal
+    from simulators.truc.solver.solutions import hand_values, solved_deal
 
     key = (tuple(int(s) for s in scores), float(target))
     if key not in _SOLVED:
         solved = solved_deal(DealSpec(scores=key[0]), target=key[1])
-        _SOLVED[key] = (solved, _hand_values(solved))
+        _SOLVED[key] = (solved, hand_values(solved))
     return _SOLVED[key]
 
 

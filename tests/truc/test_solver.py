@@ -180,6 +180,18 @@ def test_solved_deal_is_cached_and_reloaded_identically(solver_cache):
     np.testing.assert_allclose(again.strategy, first.strategy, atol=1e-7)  # stored as float32
 
 
+def test_hand_values_average_to_the_seat_values(solver_cache):
+    from simulators.truc.solver.solutions import hand_values, solved_deal
+
+    solved = solved_deal(DealSpec(n_ranks=4, copies=2), target=0.02)
+    values = hand_values(solved)
+    w = solved.deal.tree.weight[0]
+    assert w.sum(axis=1) @ values[0] == pytest.approx(solved.value, abs=1e-9)
+    assert w.sum(axis=0) @ values[1] == pytest.approx(-solved.value, abs=1e-9)
+    best = solved.deal.types.index((0, 0, 1))  # both 7s of this deck: two tricks won
+    assert values[0, best] > 0.95 and values[1, best] > 0.95
+
+
 def test_equilibrium_policy_plays_the_solved_strategy(solver_cache):
     """Observations -> information sets -> sampled actions gives back the equilibrium
     (11-11: card play only), within the 1/20 resolution of 20 stratified noise levels."""

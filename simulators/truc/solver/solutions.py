@@ -20,7 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
-from simulators.truc.solver.cfr import evaluate, solve
+from simulators.truc.solver.cfr import (
+    _down,
+    _down_args,
+    _scratch,
+    _value_args,
+    _values,
+    evaluate,
+    solve,
+)
 from simulators.truc.solver.deal import DealSpec, DealTree, build_deal_tree
 
 SOLVER_VERSION = 1  # bump when the tree or the solver changes what a stored strategy means
@@ -109,3 +117,22 @@ def best_response_values(solved: SolvedDeal, strategy: np.ndarray) -> tuple[floa
     tree = solved.deal.tree
     return (evaluate(tree, strategy, 0, best_response=True),
             evaluate(tree, strategy, 1, best_response=True))
+
+
+def hand_values(solved: SolvedDeal) -> np.ndarray:
+    """(2, T): each hand's expected points per deal in each seat (0 non-dealer, 1 dealer)
+    when both play the equilibrium; hand i is ``solved.deal.types[i]``."""
+    tree = solved.deal.tree
+    out = np.zeros((2, len(solved.deal.types)))
+    reach = np.empty(tree.n_entries)
+    value = np.empty(tree.n_entries)
+    none = np.empty(0)
+    _down(-1, 0.0, *_down_args(tree), none, solved.strategy, reach, none, _scratch(tree))
+    w = tree.weight[0]
+    prob = (w.sum(axis=1), w.sum(axis=0))
+    for p in (0, 1):
+        _values(p, 0, *_value_args(tree), reach, solved.strategy, value, none)
+        s, k = tree.entry_start[0, p], tree.entry_count[0, p]
+        types = tree.entry_type[s:s + k]
+        out[p, types] = np.where(prob[p][types] > 0, value[s:s + k] / prob[p][types], 0.0)
+    return out
