@@ -363,8 +363,19 @@ def prefix_masks(post: np.ndarray) -> np.ndarray:
     Cards are distinct, so the union of deck positions ``start..stop-1`` is
     ``prefix[:, stop] ^ prefix[:, start]`` (:func:`range_mask`).
     """
-    prefix = np.zeros((len(post), post.shape[1] + 1), dtype=U32)
-    np.bitwise_xor.accumulate(bits.card_bits(post), axis=1, out=prefix[:, 1:])
+    return _prefix(np.ascontiguousarray(post))
+
+
+@numba.njit(cache=True)
+def _prefix(post):
+    rows, width = post.shape
+    prefix = np.empty((rows, width + 1), dtype=np.uint32)
+    for r in range(rows):
+        acc = np.uint32(0)
+        prefix[r, 0] = acc
+        for c in range(width):
+            acc |= np.uint32(1) << np.uint32(post[r, c])
+            prefix[r, c + 1] = acc
     return prefix
 
 
