@@ -107,14 +107,15 @@ def test_tr4_tr5_payoffs_of_refusals_banco_and_counter_banco():
     assert tree.player[follow(tree, [PASS, PLAY + SEVEN, PROPOSE, ACCEPT])] == -1
 
 
-def test_small_variant_converges_below_a_hundredth_of_a_point():
-    tree = build_deal_tree(DealSpec(n_ranks=4, copies=2)).tree
-    result = solve(tree, iterations=200, target=0.01, check_every=25)
-    assert result.exploitability <= 0.01
+def test_small_variant_converges_below_a_hundredth_of_a_point(small_solved):
+    solved, _ = small_solved
+    tree = solved.deal.tree
+    assert solved.exploitability <= 0.01
     # the exploitability's two best responses bracket the value
-    br0 = evaluate(tree, result.strategy, 0, best_response=True)
-    br1 = evaluate(tree, result.strategy, 1, best_response=True)
-    assert -br1 <= result.value <= br0
+    br0 = evaluate(tree, solved.strategy, 0, best_response=True)
+    br1 = evaluate(tree, solved.strategy, 1, best_response=True)
+    assert -br1 <= solved.value <= br0
+    assert exploitability(tree, solved.strategy) == pytest.approx(solved.exploitability)
 
 
 def test_best_response_beats_any_fixed_strategy():
@@ -168,22 +169,32 @@ def solver_cache(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_solved_deal_is_cached_and_reloaded_identically(solver_cache):
+@pytest.fixture(scope="module")
+def small_solved(tmp_path_factory):
+    """A 4-rank, 2-copy deal solved to 0.01 into a temporary cache, and that cache."""
     from simulators.truc.solver.solutions import solved_deal
 
-    spec = DealSpec(n_ranks=4, copies=2)
-    first = solved_deal(spec, target=0.02)
-    assert first.exploitability <= 0.02
-    assert len(list((solver_cache / "truc_solver").glob("*.npz"))) == 1
-    again = solved_deal(spec, target=0.02)
+    cache = tmp_path_factory.mktemp("solver_cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TAPISVERT_CACHE", str(cache))
+        yield solved_deal(DealSpec(n_ranks=4, copies=2), target=0.01), cache
+
+
+def test_solved_deal_is_cached_and_reloaded_identically(small_solved, monkeypatch):
+    from simulators.truc.solver.solutions import solved_deal
+
+    first, cache = small_solved
+    monkeypatch.setenv("TAPISVERT_CACHE", str(cache))
+    assert len(list((cache / "truc_solver").glob("*.npz"))) == 1
+    again = solved_deal(DealSpec(n_ranks=4, copies=2), target=0.01)
     assert again.iterations == first.iterations and again.value == first.value
     np.testing.assert_allclose(again.strategy, first.strategy, atol=1e-7)  # stored as float32
 
 
-def test_hand_values_average_to_the_seat_values(solver_cache):
-    from simulators.truc.solver.solutions import hand_values, solved_deal
+def test_hand_values_average_to_the_seat_values(small_solved):
+    from simulators.truc.solver.solutions import hand_values
 
-    solved = solved_deal(DealSpec(n_ranks=4, copies=2), target=0.02)
+    solved, _ = small_solved
     values = hand_values(solved)
     w = solved.deal.tree.weight[0]
     assert w.sum(axis=1) @ values[0] == pytest.approx(solved.value, abs=1e-9)
