@@ -35,11 +35,12 @@ from analysis.reporting import (
     yerr,
 )
 from simulators.truc.exact import CATEGORIES, fixed_order_distribution
-from simulators.truc.policies import OrderedPolicy
+from simulators.truc.policies import OrderedPolicy, RandomPolicy
 
 BASE_DEALS = 400_000
 BASE_MATCHES = 20_000
 BASE_ORDERED = 200_000
+EXPLOIT_MIN_SCALE = 0.5  # section g needs the solved tree: minutes, so only in real reports
 SCORE_BUCKETS = ((0, 5), (6, 8), (9, 10), (11, 11))
 DEAL_COLUMNS = ("deal_id", "dealer", "winner", "outcome", "delta_0", "delta_1", "hands_dealt",
                 "asks_nondealer", "asks_dealer", "pourri_tricks", "proposals", "bancos",
@@ -445,6 +446,81 @@ def section_length(matches: pl.DataFrame, manches: pl.DataFrame) -> Section:
         findings=findings, summary=summary)
 
 
+# ---------------------------------------------------------------- g. exploitability
+
+
+def summarize_exploitability(policies: dict) -> pl.DataFrame:
+    """Equilibrium value and exploitability at 0-0; each policy's loss to a best response.
+
+    Exact computations on the solved deal tree of ``simulators/truc/solver``
+    (the card call is outside the tree): no sampling, so ``low`` = ``high``
+    = ``value``.
+    """
+    from simulators.truc.solver.policy_eval import policy_exploitability
+    from simulators.truc.solver.solutions import solved_deal
+
+    solved = solved_deal()
+    rows = [{"policy": "equilibrium (CFR+)", "measure": "exploitability",
+             "value": solved.exploitability},
+            {"policy": "equilibrium (CFR+)", "measure": "non-dealer's value",
+             "value": solved.value}]
+    for name, policy in policies.items():
+        e = policy_exploitability(solved, policy)
+        rows += [{"policy": name, "measure": "exploitability", "value": e.exploitability},
+                 {"policy": name, "measure": "loss as non-dealer", "value": e.loss_non_dealer},
+                 {"policy": name, "measure": "loss as dealer", "value": e.loss_dealer},
+                 {"policy": name, "measure": "non-dealer's value in self-play",
+                  "value": e.self_play_value}]
+    frame = pl.DataFrame(rows)
+    return frame.with_columns(low=pl.col("value"), high=pl.col("value"), n=pl.lit(1))
+
+
+def section_exploitability(ctx: ReportContext) -> Section:
+    method = ("Exact, on the solved deal tree at 0-0 (docs/truc_solver.md): the equilibrium "
+              "is CFR+'s average strategy; a policy's exploitability is the mean, over the two "
+              "seats, of what a best response wins against it beyond the equilibrium value, in "
+              "points per deal (half the NashConv). The card call (TR-2) is outside the tree.")
+    if ctx.scale < EXPLOIT_MIN_SCALE:
+        fig, (ax,) = new_figure(4, 1.5)
+        ax.axis("off")
+        note = (f"Skipped at scale {ctx.scale:g} (below {EXPLOIT_MIN_SCALE:g}): the solved "
+                "tree takes minutes to load and each best response minutes more.")
+        return Section(
+            key="exploitability", title="g. Exploitability beside the equilibrium",
+            method=method, tables=(Table("Not computed.", pl.DataFrame({"note": [note]})),),
+            plot=Plot("g_exploitability.png", png(fig), "Not computed at this scale."),
+            findings=(note,), summary=pl.DataFrame({"policy": [], "measure": [], "value": []}))
+    base = ctx.policy
+    policies = {"base policy": base,
+                "base, never bluffing": _variant(base, bluff_probability=0.0),
+                "random": RandomPolicy()}
+    summary = summarize_exploitability(policies)
+    table = (summary.with_columns(cell=pl.col("value").map_elements(lambda v: f"{v:+.4f}",
+                                                                    return_dtype=pl.String))
+             .pivot(on="measure", index="policy", values="cell").fill_null("–"))
+    value = find_estimate(summary, policy="equilibrium (CFR+)", measure="non-dealer's value")
+    eq = find_estimate(summary, policy="equilibrium (CFR+)", measure="exploitability")
+    base_e = find_estimate(summary, policy="base policy", measure="exploitability")
+    honest = find_estimate(summary, policy="base, never bluffing", measure="exploitability")
+    part = summary.filter(pl.col("measure") == "exploitability")
+    fig, (ax,) = new_figure(6, 3.2)
+    ax.bar(part["policy"], part["value"], color="#8172B2")
+    ax.set_ylabel("points per deal lost to a best response")
+    ax.tick_params(axis="x", labelsize=8)
+    findings = (
+        f"Played optimally, a deal at 0-0 is worth {value.value:+.3f} points to the non-dealer "
+        f"(the equilibrium is within {eq.value:.4f} points per deal of optimal).",
+        f"A best response wins {base_e.value:.3f} points per deal against the base heuristic "
+        f"beyond the equilibrium value ({honest.value:.3f} when it never bluffs).",
+    )
+    return Section(
+        key="exploitability", title="g. Exploitability beside the equilibrium (TR-3..TR-5)",
+        method=method,
+        tables=(Table("Points per deal; exact on the solved tree.", table),),
+        plot=Plot("g_exploitability.png", png(fig), "Exploitability, points per deal."),
+        findings=findings, summary=summary)
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -492,6 +568,7 @@ REPORT = Report(
                                         ctx.policy),
         lambda runs, ctx: section_length(runs["matches"].table("matches"),
                                          runs["matches"].table("manches")),
+        lambda runs, ctx: section_exploitability(ctx),
     ),
     settings=settings,
 )
