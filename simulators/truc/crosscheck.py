@@ -106,16 +106,16 @@ def main(argv: list[str] | None = None) -> int:
 
     from joblib import Parallel, delayed
 
-    from simulators.truc.policies import POLICIES
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals per policy")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--chunk", type=int, default=25_000)
+    parser.add_argument("--policies", default="random,heuristic,ordered",
+                        help="comma-separated registry names")
     args = parser.parse_args(argv)
     score_cycle = [(0, 0), (10, 3), (3, 10), (11, 11), (9, 6)]  # banco-relevant scores too
-    for policy in sorted(POLICIES):
+    for policy in args.policies.split(","):
         start = time.perf_counter()
         tasks = [
             delayed(_check_chunk)(policy, {}, score_cycle[k % len(score_cycle)], args.seed,
