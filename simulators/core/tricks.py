@@ -486,17 +486,19 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
         duties[4]
     one = np.uint32(1)
     last = k == n - 1
+    t = np.uint64(t)
+    kk = np.uint64(k)
     for j in range(cards.shape[0]):
-        i = j if dense else rows[j]
+        i = np.uint64(j) if dense else np.uint64(rows[j])
         c = np.int64(cards[j])
         bit = one << np.uint32(c)
         info = state[i, 3]
         leader = np.int64(info >> np.uint32(24))
-        seat = seat_of[leader * n + k]
+        seat = np.uint64(seat_of[leader * n + k])
         hands[i, seat] &= ~bit
         table = state[i, 1] | bit
         played = state[i, 2] | bit
-        plays[i, t, k] = c
+        plays[i, t, kk] = c
         is_trump = (bit & trump_mask[i]) != 0
         if k == 0:
             led_mask = SUIT_MASK[c & 3]
@@ -524,16 +526,16 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
             if tied:
                 winners[i, t] = -1
             else:
-                w = seat_of[leader * n + best_pos]
+                w = np.uint64(seat_of[leader * n + best_pos])
                 winners[i, t] = w
                 won[i, w] |= table
                 tricks_won[i, w] += 1
-                leader = w
+                leader = np.int64(w)
             state[i, 0] = 0
             state[i, 1] = 0
             state[i, 2] = played
             state[i, 3] = (np.uint32(leader) << np.uint32(24)) | np.uint32(_NO_BEST)
-            nseat = leader
+            nseat = np.uint64(leader)
             hand = hands[i, nseat]
             v_seat[j] = nseat
             v_hand[j] = hand
@@ -551,8 +553,8 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
                            | (np.uint32(best_pos) << np.uint32(8))
                            | (np.uint32(best_trump) << np.uint32(16))
                            | (np.uint32(tied) << np.uint32(17)))
-            nseat = seat_of[leader * n + k + 1]
-            bseat = seat_of[leader * n + best_pos]
+            nseat = np.uint64(seat_of[leader * n + k + 1])
+            bseat = np.uint64(seat_of[leader * n + best_pos])
             hand = hands[i, nseat]
             opponent = team[i, bseat] != team[i, nseat]
             v_seat[j] = nseat
