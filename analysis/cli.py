@@ -4,15 +4,27 @@ Every game comes from the registry (:mod:`simulators.core.game`): its units
 give the size flags (``--deals``, ``--rounds``…), its config dataclass types
 the ``--option`` values, its policy classes type the ``--param`` values, its
 odds question gives the ``odds`` flags. Every command validates its whole
-input before doing any work; on bad input it prints one line
-``tapisvert: error: …`` to stderr and exits with status 2, writing nothing.
-Output files appear by atomic rename only when complete.
+input before doing any work (values typed from the dataclasses' own fields,
+output paths probed for writing, conflicting or ignored flags refused); on
+bad input it prints one line ``tapisvert: error: …`` to stderr and exits
+with status 2, writing nothing. Output files appear by atomic rename only
+when complete. ``tapisvert games``, ``options GAME`` and ``policies GAME``
+list what can be asked for.
+
+Every error leaves through :func:`main`: usage and validation errors (exit
+2), an interrupted run (Ctrl-C: exit 130, with the rerun-to-resume hint), a
+closed pipe (``| head``: quiet), and anything unexpected (exit 1, one line;
+``TAPISVERT_DEBUG=1`` shows the traceback).
+
+``TAPISVERT_SCALE`` (a number in (0, 1]) multiplies every size — units,
+budgets, report scale — for smoke tests of the documented commands.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import os
 import sys
 import tempfile
@@ -23,13 +35,49 @@ from typing import Any
 
 import polars as pl
 
-from simulators.core.game import Game, game_names, games, get_game
+from simulators.core.game import Game, games, get_game, registered_names
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+SCALE_VARIABLE = "TAPISVERT_SCALE"
 
 
 class UsageError(ValueError):
     """Bad command-line input (exit status 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line through :func:`main`, not a usage block.
+
+    Abbreviated flags are refused (``--deal`` is not ``--deals``): a typo
+    must not quietly become another flag.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):  # noqa: D102 (argparse's hook)
+        raise UsageError(f"{message} (see: {self.prog} --help)")
+
+
+def size_scale() -> float:
+    """``TAPISVERT_SCALE`` (default 1): every size is multiplied by it."""
+    raw = os.environ.get(SCALE_VARIABLE)
+    if raw is None or not raw.strip():
+        return 1.0
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 1:
+        raise UsageError(f"{SCALE_VARIABLE} must be a number in (0, 1], got {raw!r}")
+    return value
+
+
+def scaled(size: int) -> int:
+    """A size multiplied by ``TAPISVERT_SCALE`` (at least 1)."""
+    return max(1, round(size * size_scale()))
 
 
 # ------------------------------------------------------------------ typed values
@@ -106,29 +154,41 @@ def typed_params(policy_cls: type, texts: list[str], flag: str) -> dict[str, Any
     out = {}
     for text in texts:
         name, raw = parse_assignment(text, flag)
-        out[name] = parse_typed(raw, kinds[name], f"{flag} {name}") if name in kinds else raw
+        if name not in kinds:
+            raise UsageError(f"{flag}: {policy_cls.__name__} has no parameter {name!r} "
+                             f"(parameters: {', '.join(kinds) or 'none'})")
+        if name in out:
+            raise UsageError(f"{flag} {name} is given twice")
+        out[name] = parse_typed(raw, kinds[name], f"{flag} {name}")
     return out
 
 
 def parse_seats(text: str) -> tuple[int, ...]:
-    """``0,2`` -> (0, 2)."""
+    """``0,2`` -> (0, 2); a repeated seat is an error."""
     try:
-        return tuple(int(s) for s in text.split(","))
+        seats = tuple(int(s) for s in text.split(","))
     except ValueError:
         raise UsageError(f"--seats expects seat numbers like 0,2, got {text!r}") from None
+    if len(set(seats)) != len(seats):
+        raise UsageError(f"--seats names a seat twice: {text!r}")
+    return seats
 
 
 def check_out_file(path: Path) -> None:
     """Reject an output file we could not write, before any work is done."""
+    from analysis.runner import check_writable
+
     if path.suffix.lower() not in (".parquet", ".csv"):
         raise UsageError(f"--out must end in .parquet or .csv, got {str(path)!r}")
-    if not path.parent.is_dir():
-        raise UsageError(f"--out directory does not exist: {str(path.parent)!r}")
+    if path.is_dir():
+        raise UsageError(f"--out {str(path)!r} is a directory")
+    check_writable(path)
 
 
 def write_table(table: pl.DataFrame, path: Path) -> None:
     """Write a table as Parquet or CSV, atomically (no partial file on failure)."""
     check_out_file(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
@@ -152,10 +212,10 @@ def show(table: pl.DataFrame) -> str:
 # ------------------------------------------------------------------ experiments
 
 
-def _unit_flags() -> dict[str, str]:
-    """Every unit name of every registered game -> the games that have it."""
+def _unit_flags(scope: list[Game]) -> dict[str, str]:
+    """Every unit name of the games in scope -> the games that have it."""
     found: dict[str, list[str]] = {}
-    for game in games().values():
+    for game in scope:
         for unit in game.units:
             found.setdefault(unit.name, []).append(game.name)
     return {name: ", ".join(owners) for name, owners in found.items()}
@@ -172,7 +232,7 @@ def _policy_cls(game: Game, name: str | None, fallback) -> type:
 
 
 def build_experiment(args: argparse.Namespace):
-    """The experiment described by --config and the flags (flags win)."""
+    """The experiment described by --config and the flags (flags win); conflicts refused."""
     from analysis.experiment import Experiment, read_toml
 
     game = get_game(args.game)
@@ -184,18 +244,25 @@ def build_experiment(args: argparse.Namespace):
         Experiment.from_dict({**data, "game": game.name})  # the file alone, naming its errors
     data["game"] = game.name
     options = dict(data.get("options", {}))
+    flagged = typed_options(game, args.option)
     if args.players is not None:
-        options["n_players"] = args.players
-    options.update(typed_options(game, args.option))
+        if "n_players" in flagged:
+            raise UsageError("give the number of players once: --players or --option n_players")
+        flagged["n_players"] = args.players
+    options.update(flagged)
     data["options"] = options
-    chosen = [(name, getattr(args, f"unit_{name}")) for name in _unit_flags()
-              if getattr(args, f"unit_{name}", None) is not None]
+    chosen = [(key.removeprefix("unit_"), value) for key, value in vars(args).items()
+              if key.startswith("unit_") and value is not None]
     if chosen:
         unit, size = chosen[0]
         game.unit(unit)
+        if size < 1:
+            raise UsageError(f"--{unit} must be a positive number, got {size}")
         data.update(unit=unit, size=size)
     elif "size" not in data:
         data["size"] = args.default_size
+    if isinstance(data.get("size"), int) and not isinstance(data["size"], bool):
+        data["size"] = scaled(data["size"])
     if args.seed is not None:
         data["seed"] = args.seed
     if args.policy is not None or args.param:
@@ -206,11 +273,15 @@ def build_experiment(args: argparse.Namespace):
         first = current[0] if isinstance(current[0], dict) else {"name": current[0]}
         name = args.policy or first["name"]
         params = dict(first.get("params", {})) if args.policy is None else {}
-        cls = game.policies.get(name)
-        params.update(typed_params(cls, args.param, "--param") if cls else
-                      dict(parse_assignment(p, "--param") for p in args.param))
+        params.update(typed_params(_policy_cls(game, name, None), args.param, "--param"))
+        data.pop("policy", None)
         data["policies"] = [{"name": name, "params": params}]
-    return Experiment.from_dict(data)
+    experiment = Experiment.from_dict(data)
+    ignored = [o for o in getattr(experiment.unit, "ignores", ()) if o in options]
+    if ignored:
+        raise UsageError(f"option {ignored[0]} has no effect on {game.name} "
+                         f"{experiment.unit.name}: drop it, or choose another unit")
+    return experiment
 
 
 def _policy_from(experiment, name: str | None, params: list[str], flag: str, fallback):
@@ -231,12 +302,21 @@ def _registry_name(game: Game, policy) -> str:
     return policy_name(game, policy)
 
 
-def _run_options(args: argparse.Namespace) -> dict[str, Any]:
-    if args.n_jobs == 0:
-        raise UsageError("--n-jobs must not be 0 (use 1, 2, … or -1 for all cores)")
+def _run_options(args: argparse.Namespace, backend: str = "loky") -> dict[str, Any]:
+    from analysis.runner import check_n_jobs
+
+    try:
+        check_n_jobs(args.n_jobs, backend)
+    except ValueError as exc:
+        raise UsageError(f"--{exc}".replace("--n_jobs", "--n-jobs")) from None
     if args.chunk_size is not None and args.chunk_size < 1:
         raise UsageError(f"--chunk-size must be a positive integer, got {args.chunk_size}")
     return {"n_jobs": args.n_jobs, "chunk_size": args.chunk_size, "progress": args.progress}
+
+
+def _check_precision(precision: float | None) -> None:
+    if precision is not None and not (0 < precision < float("inf")):
+        raise UsageError(f"--precision must be a positive number, got {precision}")
 
 
 def _rates_text(rates: pl.DataFrame) -> list[str]:
@@ -253,24 +333,28 @@ def _rates_text(rates: pl.DataFrame) -> list[str]:
 
 def cmd_simulate(args: argparse.Namespace) -> str:
     from analysis import summaries
-    from analysis.runner import run, run_until
+    from analysis.runner import check_run_dir, run, run_until
 
     experiment = build_experiment(args)
     unit = experiment.unit
-    options = _run_options(args)
-    if args.precision is not None and args.precision <= 0:
-        raise UsageError(f"--precision must be positive, got {args.precision}")
+    if args.scheduler is not None and args.backend != "dask":
+        raise UsageError("--scheduler needs --backend dask")
+    if args.backend == "dask" and args.scheduler is None:
+        raise UsageError("--backend dask needs --scheduler tcp://HOST:PORT")
+    options = _run_options(args, args.backend)
+    _check_precision(args.precision)
     metric = args.metric
+    names = [m.name for m in unit.metrics]
+    if metric is not None and args.precision is None:
+        raise UsageError("--metric chooses what --precision watches: give --precision too")
     if args.precision is not None:
-        names = [m.name for m in unit.metrics]
         metric = metric or (names[0] if names else None)
         if metric not in names:
             raise UsageError(f"--metric must be one of {', '.join(names) or 'none'} for "
                              f"{experiment.game.name} {unit.name}, got {metric!r}")
-    if args.out_dir is not None and args.out_dir.exists() and not (
-            (args.out_dir / "manifest.json").exists() or
-            (args.out_dir.is_dir() and not any(args.out_dir.iterdir()))):
-        raise UsageError(f"--out-dir {str(args.out_dir)!r} exists and is not a tapisvert run")
+    if args.out_dir is not None:
+        check_run_dir(args.out_dir)
+        args.resume_hint = args.out_dir
     with tempfile.TemporaryDirectory(prefix="tapisvert-") as scratch:
         out_dir = args.out_dir if args.out_dir is not None else Path(scratch) / "run"
         backend = {"backend": args.backend, "scheduler": args.scheduler}
@@ -278,11 +362,13 @@ def cmd_simulate(args: argparse.Namespace) -> str:
             result = run(experiment, out_dir, **options, **backend)
         else:
             def estimate(res):
-                return summaries.estimate(unit.metrics, res.scan(unit.summary_table), metric)
+                return summaries.estimate(unit.metrics, res.scan(unit.summary_table), metric,
+                                          cluster=unit.cluster)
 
             result = run_until(experiment, out_dir, estimate, args.precision / 100, **options,
                                **backend)
-        rates = summaries.evaluate(unit.metrics, result.scan(unit.summary_table))
+        rates = summaries.evaluate(unit.metrics, result.scan(unit.summary_table),
+                                   cluster=unit.cluster)
         session = result.manifest["sessions"][-1]
         size = f"{result.manifest['units_done']} {unit.name}"
         if unit.summary_table != unit.name:
@@ -292,20 +378,32 @@ def cmd_simulate(args: argparse.Namespace) -> str:
                  f"{experiment.labels()}, seed {experiment.seed}: {size} in "
                  f"{session['wall_seconds']:.1f} s"]
         lines += _rates_text(rates)
+        if unit.cluster is not None:
+            lines.append(f"  intervals are cluster-robust: the {unit.summary_table} of one "
+                         f"{unit.singular} are not independent (clusters: {unit.cluster})")
         if args.precision is not None:
             seq = result.manifest["sequential"]
-            reached = "reached" if seq["precision_reached"] else "NOT reached (budget spent)"
-            lines.append(f"  sequential: {metric} ±{args.precision} pt {reached}")
+            reached = ("reached" if seq["precision_reached"]
+                       else "NOT reached: the budget was spent first (raise the size)")
+            lines.append(f"  sequential: target {metric} ±{args.precision} pt {reached}; "
+                         f"checked after every chunk of {result.manifest['chunk_size']} "
+                         f"{unit.name}")
         if args.out_dir is not None:
-            lines.append(f"  run directory: {args.out_dir} (rerun the same command to resume)")
+            lines.append(f"  run directory: {args.out_dir} (rerun the same command to resume; "
+                         "a larger size extends it)")
+        if size_scale() != 1:
+            lines.append(f"  sizes scaled by {SCALE_VARIABLE}={size_scale():g}")
     return "\n".join(lines)
 
 
 def cmd_compare(args: argparse.Namespace) -> str:
     from analysis.compare import compare
-    from analysis.experiment import check_seats
+    from analysis.experiment import check_seats, policy_label
 
     experiment = build_experiment(args)
+    if len(experiment.policies) != 1 and args.baseline is None:
+        raise UsageError("the config gives one policy per seat, but compare puts A (then B) at "
+                         "--seats and one --baseline elsewhere: give --baseline, or one policy")
     focal = experiment.policies[0]
     baseline = _policy_from(experiment, args.baseline, args.baseline_param, "--baseline-param",
                             focal)
@@ -317,66 +415,105 @@ def cmd_compare(args: argparse.Namespace) -> str:
     if args.out is not None:
         check_out_file(args.out)
     precision = args.precision
-    if precision is not None and precision <= 0:
-        raise UsageError(f"--precision must be positive, got {precision}")
-    table = compare(experiment, a, b, baseline, seats, precision=precision,
-                    **_run_options(args))
+    _check_precision(precision)
+    table = compare(experiment.replace(policies=(focal,)), a, b, baseline, seats,
+                    precision=precision, **_run_options(args))
     if args.out is not None:
         write_table(table, args.out)
     paired = table.row(2, named=True)
     unpaired = table.row(3, named=True)
-    verdict = ("A is better" if paired["low"] > 0 else "B is better" if paired["high"] < 0
-               else "no significant difference")
-    from analysis.experiment import policy_label
-
-    return "\n".join([
-        f"Score per {experiment.unit.singular} of seats {','.join(map(str, seats))} "
+    significant = paired["low"] > 0 or paired["high"] < 0
+    verdict = (("A is better" if paired["low"] > 0 else "B is better") if significant
+               else "no significant difference at 95% (the interval covers 0)")
+    lines = [
+        f"Score per {experiment.unit.singular} of seat(s) {','.join(map(str, seats))} "
         f"(other seats: {policy_label(experiment.game, baseline)}), same "
-        f"{experiment.unit.name} for A and B; score = {experiment.unit.score}:",
-        show(table),
+        f"{experiment.unit.name} for A and B.",
+        f"score = {experiment.unit.score}",
+        show(table.drop("target_reached")),
         f"paired interval width {paired['high'] - paired['low']:.4f} vs unpaired "
         f"{unpaired['high'] - unpaired['low']:.4f}; {verdict} (p = {paired['p_value']:.3g})",
-    ])
+    ]
+    if precision is not None:
+        reached = paired["target_reached"]
+        lines.append(f"sequential: target ±{precision} points "
+                     + ("reached" if reached else "NOT reached: the budget was spent first "
+                        "(raise the size)") + f" after {paired['n']} {experiment.unit.name}")
+    if size_scale() != 1:
+        lines.append(f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}")
+    return "\n".join(lines)
 
 
-def cmd_sweep(args: argparse.Namespace) -> str:
-    from analysis.compare import sweep
-
-    experiment = build_experiment(args)
-    if not args.grid:
-        raise UsageError("sweep needs at least one --grid NAME=V1,V2,…")
+def _grid(experiment, texts: list[str]) -> dict[str, list[Any]]:
+    """``--grid NAME=V1,V2`` flags typed from the policy's parameters or the config's fields."""
     params = field_types(type(experiment.policies[0]))
     options = field_types(experiment.game.config)
     grid: dict[str, list[Any]] = {}
-    for text in args.grid:
+    for text in texts:
         name, sep, raw = text.partition("=")
         name = name.strip()
         if not sep or not name or not raw.strip():
             raise UsageError(f"--grid expects NAME=V1,V2,…, got {text!r}")
+        if name in grid:
+            raise UsageError(f"--grid {name} is given twice: list its values once")
         kind = params.get(name, options.get(name))
         if kind is None:
             raise UsageError(f"--grid {name!r} is neither a parameter of "
                              f"{type(experiment.policies[0]).__name__} nor a rule option "
                              f"(parameters: {', '.join(params)}; options: {', '.join(options)})")
-        grid[name] = [parse_typed(v, kind, f"--grid {name}") for v in raw.split(",")
-                      if v.strip()]
+        values = [parse_typed(v, kind, f"--grid {name}") for v in raw.split(",") if v.strip()]
+        if len({repr(v) for v in values}) != len(values):
+            raise UsageError(f"--grid {name} repeats a value: {raw!r}")
+        grid[name] = values
+    return grid
+
+
+def cmd_sweep(args: argparse.Namespace) -> str:
+    from analysis.compare import sweep
+    from analysis.experiment import check_seats, policy_label
+
+    experiment = build_experiment(args)
+    if not args.grid:
+        raise UsageError("sweep needs at least one --grid NAME=V1,V2,…")
+    if len(experiment.policies) != 1:
+        raise UsageError("sweep varies one policy: the config gives one policy per seat")
+    grid = _grid(experiment, args.grid)
+    seats = parse_seats(args.seats)
+    options = [k for k in grid if k in field_types(experiment.game.config)]
+    points = [dict(zip(options, combo, strict=True))
+              for combo in itertools.product(*(grid[k] for k in options))]
+    fewest = min(experiment.replace(options=point).seats for point in points)
+    try:
+        check_seats(seats, fewest)
+    except ValueError:
+        raise UsageError(f"--seats must be seat numbers in 0..{fewest - 1} (every grid point "
+                         f"has at least {fewest} seats), got {args.seats!r}") from None
     if args.out is not None:
         check_out_file(args.out)
-    seats = None if args.seats is None else parse_seats(args.seats)
-    table = sweep(experiment, grid, seats=seats, correction=args.correction,
-                  **_run_options(args))
+    run_options = _run_options(args)
+    table = sweep(experiment, grid, seats=seats, correction=args.correction, **run_options)
     if args.out is not None:
         write_table(table, args.out)
     metrics = [m.name for m in experiment.unit.metrics]
     keep = [c for c in table.columns if c.startswith("param_")] + [
         "n", *metrics[:3], "score", "diff_vs_first", "diff_low", "diff_high", "p_adjusted"]
-    return show(table.select([c for c in keep if c in table.columns]))
+    swept = type(experiment.policies[0]).__name__
+    lines = [f"score = mean per {experiment.unit.singular} of seat(s) "
+             f"{','.join(map(str, seats))}, who play the swept {swept} (other seats: "
+             f"{policy_label(experiment.game, experiment.policies[0])}); one score is "
+             f"{experiment.unit.score}",
+             show(table.select([c for c in keep if c in table.columns])),
+             f"diff_vs_first: paired difference with the first row; p_adjusted: "
+             f"{args.correction}"]
+    if size_scale() != 1:
+        lines.append(f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}")
+    return "\n".join(lines)
 
 
-def _question_fields() -> dict[str, tuple[Any, str, bool]]:
-    """Every odds-question field of every game -> (type, doc, required somewhere)."""
+def _question_fields(scope: list[Game]) -> dict[str, tuple[Any, str, bool]]:
+    """Every odds-question field of the games in scope -> (type, doc, required somewhere)."""
     found: dict[str, tuple[Any, str, bool]] = {}
-    for game in games().values():
+    for game in scope:
         if game.odds is None:
             continue
         kinds = field_types(game.odds.question)
@@ -393,6 +530,12 @@ def cmd_odds(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     if game.odds is None:
         raise UsageError(f"odds is not available for {game.name}")
+    others = [key.removeprefix("unit_") for key, value in vars(args).items()
+              if key.startswith("unit_") and value is not None
+              and key != f"unit_{game.units[0].name}"]
+    if others:
+        raise UsageError(f"odds plays single {game.units[0].name}: give "
+                         f"--{game.units[0].name} N (per decision), not --{others[0]}")
     experiment = build_experiment(args)
     kinds = field_types(game.odds.question)
     values = {}
@@ -403,8 +546,9 @@ def cmd_odds(args: argparse.Namespace) -> str:
                 raise UsageError(f"odds {game.name} needs --{f.name.replace('_', '-')}")
             continue
         values[f.name] = parse_typed(raw, kinds[f.name], f"--{f.name}")
-    extra = [name for name in _question_fields() if name not in kinds
-             and getattr(args, f"question_{name}", None) is not None]
+    extra = [key.removeprefix("question_") for key, value in vars(args).items()
+             if key.startswith("question_") and value is not None
+             and key.removeprefix("question_") not in kinds]
     if extra:
         raise UsageError(f"odds {game.name} does not take --{extra[0].replace('_', '-')}")
     question = game.odds.question(**values)
@@ -414,24 +558,29 @@ def cmd_odds(args: argparse.Namespace) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> str:
-    from analysis.reporting import build_all, build_report
+    from analysis.reporting import build_all, build_report, check_out_dir, report_module
+    from analysis.runner import check_n_jobs
 
-    if args.scale <= 0:
-        raise UsageError(f"--scale must be positive, got {args.scale}")
-    if args.out_dir.exists() and not args.out_dir.is_dir():
-        raise UsageError(f"--out-dir {str(args.out_dir)!r} is a file")
-    if not args.out_dir.parent.is_dir():
-        raise UsageError(f"--out-dir parent does not exist: {str(args.out_dir.parent)!r}")
-    if args.n_jobs == 0:
-        raise UsageError("--n-jobs must not be 0 (use 1, 2, … or -1 for all cores)")
+    if not (0 < args.scale < float("inf")):
+        raise UsageError(f"--scale must be a positive number, got {args.scale}")
+    try:
+        check_n_jobs(args.n_jobs)
+    except ValueError as exc:
+        raise UsageError(f"--{exc}".replace("--n_jobs", "--n-jobs")) from None
+    if args.seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
     if args.game == "all" and args.config is not None:
         raise UsageError("--config applies to one game's report, not to 'all'")
+    if args.game != "all" and report_module(get_game(args.game)) is None:
+        raise UsageError(f"{args.game} has no report yet")
+    check_out_dir(args.out_dir)
+    args.resume_hint = args.out_dir
 
     def progress(message: str) -> None:
         if not args.quiet:
             print(f"  {message}", file=sys.stderr, flush=True)
 
-    settings = {"scale": args.scale, "seed": args.seed, "n_jobs": args.n_jobs,
+    settings = {"scale": args.scale * size_scale(), "seed": args.seed, "n_jobs": args.n_jobs,
                 "config": args.config, "progress": progress}
     if args.game == "all":
         paths = build_all(args.out_dir, **settings)
@@ -440,31 +589,99 @@ def cmd_report(args: argparse.Namespace) -> str:
     return f"report written: {paths['html']} (self-contained) and {paths['markdown']}"
 
 
+# ------------------------------------------------------------------ discovery
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+
+
+def option_docs(config: type) -> dict[str, str]:
+    """Each rule option's text from the config's numpydoc ``Parameters`` section."""
+    docs: dict[str, str] = {}
+    current = None
+    names = {f.name for f in dataclasses.fields(config)}
+    for line in (config.__doc__ or "").splitlines():
+        head, sep, rest = line.strip().partition(" : ")
+        if sep and head in names:
+            current = head
+            docs[current] = rest.strip()
+        elif current and line.strip() and line.startswith(" " * 8):
+            docs[current] += " " + line.strip()
+        elif not line.strip():
+            current = None
+    return docs
+
+
+def cmd_games(args: argparse.Namespace) -> str:
+    lines = []
+    for game in games().values():
+        lines.append(f"{game.name}: {game.title}   (rules: {game.rules_doc or 'docs/rules'})")
+        for unit in game.units:
+            lines.append(f"  --{unit.name} N   {unit.doc or unit.singular}; score = {unit.score}")
+        lines.append(f"  policies: {', '.join(game.policies)} (default {game.default_policy})"
+                     f"; odds: {'yes' if game.odds else 'no'}")
+    lines.append("More: tapisvert options GAME, tapisvert policies GAME")
+    return "\n".join(lines)
+
+
+def cmd_options(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    default = game.config()
+    docs = option_docs(game.config)
+    kinds = field_types(game.config)
+    lines = [f"Rule options of {game.title} (--option NAME=VALUE, or [options] in --config):"]
+    for f in dataclasses.fields(game.config):
+        kind = getattr(kinds[f.name], "__name__", str(kinds[f.name]))
+        lines.append(f"  {f.name} ({kind}, default {getattr(default, f.name)!r}): "
+                     f"{docs.get(f.name, '')}")
+        ignored = [u.name for u in game.units if f.name in getattr(u, "ignores", ())]
+        if ignored:
+            lines[-1] += f" [no effect on {', '.join(ignored)}]"
+    return "\n".join(lines)
+
+
+def cmd_policies(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    lines = [f"Policies of {game.title} (--policy NAME --param NAME=VALUE; your own class: "
+             "--policy module:Class):"]
+    for name, cls in game.policies.items():
+        lines.append(f"  {name}{' (default)' if name == game.default_policy else ''}: "
+                     f"{_first_line(cls.__doc__)}")
+        for pname, spec in cls.parameters().items():
+            bounds = ("" if spec["low"] is None and spec["high"] is None
+                      else f", {spec['low']}..{spec['high']}")
+            lines.append(f"      {pname} (default {spec['default']!r}{bounds}): {spec['doc']}")
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------ parser
 
 
-def _experiment_parent(default_size: int) -> argparse.ArgumentParser:
+def _experiment_parent(default_size: int, scope: list[Game]) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("game", choices=game_names())
+    parent.add_argument("game", choices=registered_names())
     parent.add_argument("--config", type=Path, help="experiment TOML file (flags override it)")
     parent.add_argument("--players", type=int, help="number of players (rule option n_players)")
     size = parent.add_mutually_exclusive_group()
-    for unit, owners in _unit_flags().items():
+    for unit, owners in _unit_flags(scope).items():
         size.add_argument(f"--{unit}", type=int, dest=f"unit_{unit}", metavar="N",
                           help=f"play N {unit} ({owners})")
     parent.add_argument("--seed", type=int, help="root seed (default 2026)")
     parent.add_argument("--policy", help="policy for every seat: a registered name "
-                                         "(default heuristic) or module:Class")
+                                         "(tapisvert policies GAME) or your class, "
+                                         "module:Class")
     parent.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="policy parameter, repeatable (e.g. take_threshold=4.5)")
     parent.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="rule option, repeatable (e.g. n_players=4)")
+                        help="rule option, repeatable (e.g. n_players=4); the list: "
+                             "tapisvert options GAME")
     parent.set_defaults(default_size=default_size)
     return parent
 
 
 def _run_parent() -> argparse.ArgumentParser:
-    parent = argparse.ArgumentParser(add_help=False)
+    parent = Parser(add_help=False)
     parent.add_argument("--n-jobs", type=int, default=1, help="worker processes (-1: all cores)")
     parent.add_argument("--chunk-size", type=int, help="units per chunk")
     parent.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -472,14 +689,23 @@ def _run_parent() -> argparse.ArgumentParser:
     return parent
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``tapisvert``."""
-    parser = argparse.ArgumentParser(
-        prog="tapisvert", description="Monte Carlo strategy analysis for card games.")
+def build_parser(game: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``tapisvert``.
+
+    With ``game``, only that game is loaded and its units, options and odds
+    question give the flags (the command line then starts without importing
+    every game); without, every registered game does (full ``--help``).
+    """
+    scope = [get_game(game)] if game is not None else list(games().values())
+    parser = Parser(
+        prog="tapisvert", description="Monte Carlo strategy analysis for card games.",
+        epilog="Errors print one line 'tapisvert: error: ...' and exit with status 2. "
+               f"{SCALE_VARIABLE}=0.01 shrinks every size (smoke tests).")
+    parser.add_argument("--version", action="version", version=f"tapisvert {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run_parent = _run_parent()
 
-    sim = commands.add_parser("simulate", parents=[_experiment_parent(100_000), run_parent],
+    sim = commands.add_parser("simulate", parents=[_experiment_parent(100_000, scope), run_parent],
                               help="play deals or games; print rates with 95%% intervals")
     sim.add_argument("--out-dir", type=Path,
                      help="keep the run (Parquet parts + manifest); rerun to resume")
@@ -491,7 +717,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "first, e.g. take_rate)")
     sim.set_defaults(run=cmd_simulate)
 
-    cmp = commands.add_parser("compare", parents=[_experiment_parent(100_000), run_parent],
+    cmp = commands.add_parser("compare", parents=[_experiment_parent(100_000, scope), run_parent],
                               help="is policy A better than B? paired on the same deals")
     cmp.add_argument("--a", help="policy A (default: --policy)")
     cmp.add_argument("--a-param", action="append", default=[], metavar="NAME=VALUE")
@@ -505,7 +731,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--out", type=Path, help="write the table (.csv or .parquet)")
     cmp.set_defaults(run=cmd_compare)
 
-    swp = commands.add_parser("sweep", parents=[_experiment_parent(50_000), run_parent],
+    swp = commands.add_parser("sweep", parents=[_experiment_parent(50_000, scope), run_parent],
                               help="grid over policy parameters or rule options")
     swp.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2",
                      help="values of a policy parameter or rule option, repeatable")
@@ -514,15 +740,15 @@ def build_parser() -> argparse.ArgumentParser:
     swp.add_argument("--out", type=Path, help="write the table (.csv or .parquet)")
     swp.set_defaults(run=cmd_sweep)
 
-    odds = commands.add_parser("odds", parents=[_experiment_parent(20_000)],
+    odds = commands.add_parser("odds", parents=[_experiment_parent(20_000, scope)],
                                help="odds of making a contract with a given hand")
-    for name, (_kind, doc, _required) in _question_fields().items():
+    for name, (_kind, doc, _required) in _question_fields(scope).items():
         odds.add_argument(f"--{name.replace('_', '-')}", dest=f"question_{name}", help=doc)
     odds.set_defaults(run=cmd_odds)
 
     rep = commands.add_parser("report", help="balance report (HTML + Markdown); 'all' builds "
                                              "every game's report and an index page")
-    rep.add_argument("game", choices=(*game_names(), "all"))
+    rep.add_argument("game", choices=(*registered_names(), "all"))
     rep.add_argument("--out-dir", type=Path, default=Path("reports"))
     rep.add_argument("--config", type=Path,
                      help="TOML with [options] and [[policies]] the report starts from")
@@ -531,20 +757,65 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--n-jobs", type=int, default=1, help="worker processes (-1: all cores)")
     rep.add_argument("--quiet", action="store_true", help="no progress lines")
     rep.set_defaults(run=cmd_report)
+
+    listing = commands.add_parser("games", help="the registered games, their units and scores")
+    listing.set_defaults(run=cmd_games)
+    for name, helptext, run in (("options", "a game's rule options: types, defaults, docs",
+                                 cmd_options),
+                                ("policies", "a game's policies and their parameters (ranges, "
+                                             "docs)", cmd_policies)):
+        sub = commands.add_parser(name, help=helptext)
+        sub.add_argument("game", choices=registered_names())
+        sub.set_defaults(run=run)
     return parser
 
 
+def _version() -> str:
+    from analysis.runner import _package_version
+
+    return _package_version()
+
+
+def _game_named(argv: list[str]) -> str | None:
+    """The registered game a command line names (its second word), if any."""
+    words = [w for w in argv if not w.startswith("-")][:2]
+    return words[1] if len(words) == 2 and words[1] in registered_names() else None
+
+
+def _fail(message: str, status: int = EXIT_USAGE) -> int:
+    text = message.strip().splitlines()[0] if message.strip() else "failed"
+    print(f"tapisvert: error: {text}", file=sys.stderr, flush=True)
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point; returns the exit status. The one place errors leave the command."""
+    if os.getcwd() not in sys.path:  # your own policy as module:Class, like python -m
+        sys.path.append(os.getcwd())
+    args = argparse.Namespace(resume_hint=None)
     try:
+        argv = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(_game_named(argv))
+        args = parser.parse_args(argv, namespace=args)
         text = args.run(args)
+        print(text, flush=True)
+    except SystemExit as exc:  # --help and --version
+        return int(exc.code or 0) if not isinstance(exc.code, str) else _fail(exc.code)
     except ValueError as exc:  # usage, config and policy validation, IllegalAction
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"tapisvert: error: {message}", file=sys.stderr)
-        return EXIT_USAGE
-    print(text)
+        return _fail(str(exc) or type(exc).__name__)
+    except KeyboardInterrupt:
+        hint = (f"; finished chunks are kept in {str(args.resume_hint)!r}: rerun the same "
+                "command to resume" if args.resume_hint is not None else "")
+        return _fail(f"interrupted{hint}", EXIT_INTERRUPTED)
+    except BrokenPipeError:  # `tapisvert … | head`: the reader has gone, say nothing
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # noqa: BLE001 (a bug: still one line, unless debugging)
+        if os.environ.get("TAPISVERT_DEBUG"):
+            raise
+        return _fail(f"internal error, {type(exc).__name__}: {exc} (TAPISVERT_DEBUG=1 shows "
+                     "the traceback; please report it)", 1)
     return 0
 
 

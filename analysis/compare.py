@@ -12,6 +12,7 @@ passes round the table, every seat meets every position.
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -22,7 +23,7 @@ from joblib import Parallel, delayed
 
 from analysis import stats, summaries
 from analysis.experiment import Experiment, build_policy, check_seats, policy_label, seat_experiment
-from analysis.runner import local_parallel
+from analysis.runner import check_n_jobs, local_parallel, tie_to_parent, workers
 from simulators.core.params import Policy
 
 
@@ -31,8 +32,11 @@ def _chunks(size: int, chunk_size: int) -> list[tuple[int, int]]:
 
 
 def _focal_scores(experiments: Sequence[Experiment], seats: tuple[int, ...], first: int,
-                  count: int) -> tuple[int, list[np.ndarray], list[pl.DataFrame]]:
+                  count: int, owner: int | None = None
+                  ) -> tuple[int, list[np.ndarray], list[pl.DataFrame]]:
     """Worker: play one unit range under each experiment; focal scores and summary tables."""
+    if owner is not None:
+        tie_to_parent(owner)
     scores, summary = [], []
     for exp in experiments:
         tables = exp.play(first, count)
@@ -59,24 +63,38 @@ def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
             chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:
     """Compare policy ``a`` with ``b`` at ``seats`` on the same units of ``base``.
 
+    ``a``, ``b`` and ``baseline`` are policy objects (any class with the
+    game's decision methods, e.g. your own), registered names, import paths
+    ``"pkg.module:Class"`` or ``{"name": ..., "params": {...}}``; ``baseline``
+    (default: ``base``'s policy, which must then be one for every seat) sits
+    at the other seats. The score is the sum of the ``seats``' scores per unit
+    (``base.unit.score`` says what one score means).
+
     ``base.size`` units at most; with ``precision`` (a half-width for the
-    paired difference, in points) the units are played in order, in waves,
-    until the paired interval is that narrow. Returns one row each for A, B,
-    the paired difference A - B and, for reference, the unpaired (Welch)
-    difference: ``row, policy, mean, low, high, n, p_value``.
+    paired difference, in score points) the units are played in chunks and
+    the paired interval is checked after every chunk in chunk order (the
+    same checkpoints whatever ``n_jobs``) until it is that narrow. Returns
+    one row each for A, B, the paired difference A - B and, for reference,
+    the unpaired (Welch) difference: ``row, policy, mean, low, high, n,
+    p_value, target_reached`` (``target_reached``: null without
+    ``precision``, else whether the interval reached it within the budget).
     """
+    check_n_jobs(n_jobs)
     a, b = build_policy(base.game, a), build_policy(base.game, b)
+    if baseline is None and len(base.policies) != 1:
+        raise ValueError("the experiment has one policy per seat: give the baseline policy of "
+                         "the seats not under study")
     baseline = build_policy(base.game, baseline if baseline is not None else base.policies[0])
     seats = check_seats(seats, base.seats)
     exp_a = seat_experiment(base, a, baseline, seats)
     exp_b = seat_experiment(base, b, baseline, seats)
     chunks = _chunks(base.size, _default_chunk(base, chunk_size))
-    wave = len(chunks) if precision is None else max(2, 2 * max(n_jobs, 1))
+    wave = len(chunks) if precision is None else workers(n_jobs)
     got: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    payload = [exp_a, exp_b]
+    payload, owner, reached = [exp_a, exp_b], os.getpid(), None
     with _progress(base.size, base.unit.singular, progress) as bar:
         for start in range(0, len(chunks), wave):
-            tasks = [delayed(_focal_scores)(payload, seats, f, c)
+            tasks = [delayed(_focal_scores)(payload, seats, f, c, owner)
                      for f, c in chunks[start:start + wave]]
             with local_parallel(n_jobs):
                 results = list(Parallel(return_as="generator_unordered")(tasks))
@@ -84,13 +102,32 @@ def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
                 got[first] = (sa, sb)
                 bar.update(len(sa))
             if precision is not None:
-                da, db = _stack(got)
-                diff = stats.paired_difference(da, db, confidence)
-                if (diff.high - diff.low) / 2 <= precision:
+                reached = _first_precise(got, [f for f, _ in chunks[:start + wave]], precision,
+                                         confidence)
+                if reached is not None:
+                    got = {f: got[f] for f in [f for f, _ in chunks[:reached]]}
                     break
     score_a, score_b = _stack(got)
-    return comparison_table(score_a, score_b, policy_label(base.game, a),
-                            policy_label(base.game, b), confidence)
+    table = comparison_table(score_a, score_b, policy_label(base.game, a),
+                             policy_label(base.game, b), confidence)
+    target = None if precision is None else reached is not None
+    return table.with_columns(pl.lit(target, dtype=pl.Boolean).alias("target_reached"))
+
+
+def _first_precise(got: Mapping[int, tuple[np.ndarray, np.ndarray]], firsts: Sequence[int],
+                   precision: float, confidence: float) -> int | None:
+    """The smallest number of chunks (in chunk order) whose paired interval is precise enough."""
+    diffs = [got[f][0].astype(float) - got[f][1] for f in firsts]
+    n = total = squares = 0.0
+    for k, d in enumerate(diffs, start=1):  # running moments: one pass over the prefixes
+        n, total, squares = n + d.size, total + d.sum(), squares + (d * d).sum()
+        if n < 2:
+            continue
+        var = max(0.0, (squares - total * total / n) / (n - 1))
+        est = stats.mean_from_moments(total / n, var ** 0.5, int(n), confidence)
+        if (est.high - est.low) / 2 <= precision:
+            return k
+    return None
 
 
 def _stack(got: Mapping[int, tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -121,13 +158,16 @@ def parameter_grid(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     for key, values in grid.items():
         if isinstance(values, str) or not isinstance(values, Sequence) or not values:
             raise ValueError(f"grid {key!r} needs a non-empty list of values")
+        seen = [repr(v) for v in values]
+        if len(set(seen)) != len(seen):
+            raise ValueError(f"grid {key!r} repeats a value: {', '.join(seen)}")
     keys = sorted(grid)
     return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*(grid[k]
                                                                                  for k in keys))]
 
 
-def _apply(base: Experiment, point: Mapping[str, Any], seats: tuple[int, ...] | None,
-           baseline: Policy | None) -> Experiment:
+def _apply(base: Experiment, point: Mapping[str, Any], seats: tuple[int, ...],
+           baseline: Policy) -> Experiment:
     """The experiment of one grid point: policy parameters or rule options changed."""
     focal = base.policies[0]
     known_params = set(focal.parameters())
@@ -135,31 +175,39 @@ def _apply(base: Experiment, point: Mapping[str, Any], seats: tuple[int, ...] | 
     options = {k: v for k, v in point.items() if k not in known_params}
     candidate = type(focal).from_params(**{**focal.get_params(), **params})
     exp = base.replace(options=options, policies=(candidate,))
-    if seats is None:
-        return exp
-    return seat_experiment(exp, candidate, baseline or base.policies[0], seats)
+    return seat_experiment(exp, candidate, baseline, seats)
 
 
 def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
-          seats: Sequence[int] | None = None, baseline: Policy | str | None = None,
+          seats: Sequence[int] = (0,), baseline: Policy | str | None = None,
           correction: str = "holm", confidence: float = 0.95, n_jobs: int = 1,
           chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:
     """Play ``base`` at every grid point on the same units; one tidy row per point.
 
     Grid keys are parameters of ``base``'s (first) policy or rule options.
-    The swept policy plays every seat, or only ``seats`` (``baseline`` at the
-    others). Columns: ``param_*``, the game's rates with ``*_low``/``*_high``,
-    ``score`` (mean score of the swept seats per unit) with its interval,
-    ``diff_vs_first`` (paired, against the first grid point) with its
-    interval, ``p_value`` and ``p_adjusted`` (``holm`` or ``fdr_bh``).
+    The swept policy plays ``seats`` (default seat 0 alone), ``baseline``
+    (default: ``base``'s policy with its own parameters) the others, so
+    ``score`` is what a player at those seats gains per unit — not the sum
+    over every seat, which in a zero-sum game only measures the scoring
+    system. Columns: ``param_*``, the game's rates with ``*_low``/``*_high``,
+    ``score`` (mean score of the swept seats per unit, meaning
+    ``base.unit.score``) with its interval, ``diff_vs_first`` (paired, against
+    the first grid point) with its interval, ``p_value`` and ``p_adjusted``
+    (``holm`` or ``fdr_bh``).
     """
+    check_n_jobs(n_jobs)
     points = parameter_grid(grid)
-    n = base.seats
-    focal_seats = tuple(range(n)) if seats is None else check_seats(seats, n)
-    baseline = None if baseline is None else build_policy(base.game, baseline)
-    experiments = [_apply(base, p, None if seats is None else focal_seats, baseline)
-                   for p in points]
-    tasks = [delayed(_focal_scores)(experiments, focal_seats, f, c)
+    if baseline is None and len(base.policies) != 1:
+        raise ValueError("the experiment has one policy per seat: give the baseline policy of "
+                         "the seats not swept")
+    baseline = base.policies[0] if baseline is None else build_policy(base.game, baseline)
+    plain = [base.replace(options={k: v for k, v in p.items()
+                                   if k not in base.policies[0].parameters()}) for p in points]
+    fewest = min(exp.seats for exp in plain)
+    focal_seats = check_seats(seats, fewest)
+    experiments = [_apply(base, p, focal_seats, baseline) for p in points]
+    owner = os.getpid()
+    tasks = [delayed(_focal_scores)(experiments, focal_seats, f, c, owner)
              for f, c in _chunks(base.size, _default_chunk(base, chunk_size))]
     scores: dict[int, list[np.ndarray]] = {}
     deals: dict[int, list[pl.DataFrame]] = {}
@@ -173,7 +221,8 @@ def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
     first_scores = np.concatenate([scores[k][0] for k in order])
     for i, point in enumerate(points):
         point_scores = np.concatenate([scores[k][i] for k in order])
-        rates = summaries.evaluate(base.unit.metrics, pl.concat([deals[k][i] for k in order]))
+        rates = summaries.evaluate(base.unit.metrics, pl.concat([deals[k][i] for k in order]),
+                                   confidence, cluster=base.unit.cluster)
         row: dict[str, Any] = {f"param_{k}": v for k, v in point.items()}
         row["n"] = len(point_scores)
         for r in rates.iter_rows(named=True):

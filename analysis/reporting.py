@@ -336,15 +336,11 @@ def render_index(entries: Sequence[Mapping[str, Any]], kind: str) -> str:
 
 def check_out_dir(out_dir: Path) -> None:
     """Fail before simulating when ``out_dir`` could not be a writable directory."""
-    probe = out_dir
-    while not probe.exists():
-        if probe.parent == probe:
-            break
-        probe = probe.parent
-    if not probe.is_dir():
-        raise NotADirectoryError(f"report output path is not a directory: {str(probe)!r}")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise PermissionError(f"report output directory is not writable: {str(probe)!r}")
+    from analysis.runner import check_writable
+
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ValueError(f"report output path is a file, not a directory: {str(out_dir)!r}")
+    check_writable(out_dir)
 
 
 def _make_dirs(path: Path) -> Path | None:
@@ -468,16 +464,17 @@ def build_report(game: Game | str, out_dir: str | Path = "reports", *, scale: fl
 def _build(game: Game | str, out_dir: str | Path, *, scale: float, seed: int, n_jobs: int,
            config: str | Path | None, progress: Callable[[str], None] | None,
            keep_runs: bool) -> BuiltReport:
-    from analysis.runner import run
+    from analysis.runner import check_n_jobs, run
 
     game = get_game(game)
     report = report_of(game)
     _check_scale_seed(scale, seed)
+    check_n_jobs(n_jobs)
     out_dir = Path(out_dir)
     check_out_dir(out_dir)
     figures = out_dir / f"{game.slug}_figures"
     if figures.exists() and not figures.is_dir():
-        raise NotADirectoryError(f"a file is in the way of the figures directory: "
+        raise ValueError(f"a file is in the way of the figures directory: "
                                  f"{str(figures)!r}")
     say = progress if progress is not None else (lambda _message: None)
     ctx = ReportContext(base_experiment(game, int(seed), config), float(scale), int(seed))

@@ -48,6 +48,7 @@ class RunResult:
 
     path: Path
     manifest: dict[str, Any]
+    upto: int | None = None  # only chunks below this (a sequential checkpoint), None: all
 
     @property
     def experiment(self) -> Experiment:
@@ -56,7 +57,10 @@ class RunResult:
 
     def parts(self, table: str = "deals") -> list[Path]:
         """Finished part files of one table, in chunk order."""
-        return sorted((self.path / table).glob("part-*.parquet"))
+        parts = sorted((self.path / table).glob("part-*.parquet"))
+        if self.upto is None:
+            return parts
+        return [p for p in parts if int(p.stem.split("-")[1]) < self.upto]
 
     def scan(self, table: str = "deals") -> pl.LazyFrame:
         """Lazy concatenation of a table's parts, in unit order."""
@@ -115,14 +119,73 @@ def _package_version() -> str:
         return "unknown"
 
 
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity, else the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_n_jobs(n_jobs: Any, backend: str = "loky") -> int:
+    """``n_jobs`` if usable: -1 (every core) or 1..cores; any positive count on Dask.
+
+    More local processes than cores only adds memory and contention (and
+    tens of thousands would exhaust the machine), so they are refused.
+    """
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int):
+        raise ValueError(f"n_jobs must be an integer, got {n_jobs!r}")
+    if n_jobs == 0 or n_jobs < -1:
+        raise ValueError(f"n_jobs must be -1 (every core) or a positive number of workers, "
+                         f"got {n_jobs}")
+    cores = usable_cores()
+    if backend != "dask" and n_jobs > cores:
+        raise ValueError(f"n_jobs {n_jobs} is more than the {cores} core(s) this machine can "
+                         f"use: give at most {cores} (or -1), or use a Dask cluster")
+    return n_jobs
+
+
+def workers(n_jobs: int) -> int:
+    """Number of workers ``n_jobs`` means (-1: every usable core)."""
+    return usable_cores() if n_jobs == -1 else max(1, n_jobs)
+
+
+_WATCHED: list[int] = []
+
+
+def tie_to_parent(owner: int, period: float = 0.5) -> None:
+    """In a worker process started by ``owner``: exit as soon as ``owner`` is gone.
+
+    joblib's process pool outlives a parent killed with SIGKILL (its workers
+    finish their chunk and wait for more for minutes); a daemon thread that
+    notices the parent has changed (the orphan is adopted by another
+    process) ends the worker at once. Does nothing in the owner itself
+    (threading backend) or on a remote worker (Dask).
+    """
+    if _WATCHED or os.getpid() == owner or os.getppid() != owner:
+        return
+    _WATCHED.append(owner)
+
+    def watch() -> None:
+        while os.getppid() == owner:
+            time.sleep(period)
+        os._exit(1)
+
+    import threading
+
+    threading.Thread(target=watch, name="tapisvert-parent-watch", daemon=True).start()
+
+
 def _play_chunk(experiment: Experiment, chunk: int, first: int, count: int,
-                write_to: dict[str, str] | None = None):
+                write_to: dict[str, str] | None = None, owner: int | None = None):
     """Worker: play one chunk; returns (chunk, tables or temporary files, seconds).
 
     With ``write_to`` (table -> part path, on a disk this worker shares with
     the parent) each table is written next to its final name and the paths
     of the temporary files are returned; the parent only renames them.
     """
+    if owner is not None:
+        tie_to_parent(owner)
     start = time.perf_counter()
     tables = experiment.play(first, count)
     if write_to is not None:
@@ -170,35 +233,132 @@ class _Plan:
                 _atomic_write(self.part(name, chunk), table.write_parquet)
 
 
+def differences(held: dict[str, Any], wanted: dict[str, Any], prefix: str = "") -> list[str]:
+    """``key: run has X, this command Y`` for every leaf that differs between two experiments."""
+    out = []
+    for key in sorted(set(held) | set(wanted), key=str):
+        a, b = held.get(key, "(absent)"), wanted.get(key, "(absent)")
+        name = f"{prefix}{key}"
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += differences(a, b, f"{name}.")
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(
+                isinstance(x, dict) for x in a + b):
+            for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                out += differences(x, y, f"{name}[{i}].")
+        elif a != b:
+            out.append(f"{name}: the run has {a!r}, this command {b!r}")
+    return out
+
+
+def _read_manifest(out_dir: Path) -> dict[str, Any]:
+    try:
+        manifest = json.loads((out_dir / MANIFEST).read_text())
+        manifest["experiment"], manifest["chunk_size"]  # noqa: B018 (the keys a run needs)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{str(out_dir / MANIFEST)!r} is damaged ({type(exc).__name__}); "
+                         "delete the directory to start again") from None
+    return manifest
+
+
+def _drop_unreadable_parts(plan: _Plan) -> int:
+    """Delete part files whose Parquet footer cannot be read (a truncated copy, a full
+    disk): their chunks are played again, identically. Returns how many chunks."""
+    import pyarrow.parquet as pq
+
+    bad = set()
+    for chunk in range(plan.n_chunks):
+        for table in plan.tables:
+            part = plan.part(table, chunk)
+            if part.exists():
+                try:
+                    pq.read_metadata(part)
+                except (OSError, ValueError):
+                    bad.add(chunk)
+    for chunk in bad:
+        for table in plan.tables:
+            plan.part(table, chunk).unlink(missing_ok=True)
+    return len(bad)
+
+
+def _reopen(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _Plan:
+    """Reopen a run directory for the same experiment, possibly extended to a larger size."""
+    tables = experiment.unit.tables
+    manifest = _read_manifest(out_dir)
+    held = dict(manifest["experiment"])
+    # Compare the experiments as plain values: a command that spells out a default
+    # (--players 4) is the same experiment; the size may grow (extend a finished run).
+    held_norm = Experiment.from_dict(held).to_dict()
+    wanted = experiment.to_dict()
+    diff = differences({**held_norm, "size": None}, {**wanted, "size": None})
+    if diff:
+        raise ValueError(f"{str(out_dir)!r} holds a different experiment ({'; '.join(diff)}); "
+                         "use another directory or delete it")
+    if chunk_size is not None and chunk_size != manifest["chunk_size"]:
+        raise ValueError(f"chunk_size {chunk_size} differs from the run in {str(out_dir)!r} "
+                         f"({manifest['chunk_size']}); omit it to resume")
+    old_size, size, chunk = held["size"], experiment.size, manifest["chunk_size"]
+    if size < old_size:
+        raise ValueError(f"{str(out_dir)!r} holds a run of {old_size} "
+                         f"{experiment.unit.name}; give that size to resume it, a larger one "
+                         "to extend it, or use another directory")
+    for table in tables:  # a killed writer may have left a temporary file
+        for stale in (out_dir / table).glob(".part-*.tmp"):
+            stale.unlink()
+    plan = _Plan(out_dir, experiment, chunk, tables, manifest)
+    replayed = _drop_unreadable_parts(plan)
+    if replayed:
+        print(f"tapisvert: {replayed} damaged chunk file(s) in {str(out_dir)!r} will be played "
+              "again", file=sys.stderr)
+    if size > old_size:  # extend: the old last chunk was short, it is played again in full
+        if old_size % chunk:
+            for table in tables:
+                plan.part(table, old_size // chunk).unlink(missing_ok=True)
+        manifest = {**manifest, "experiment": wanted, "n_chunks": plan.n_chunks,
+                    "complete": False, "extended_from": old_size}
+        _write_manifest(out_dir, manifest)
+        plan.manifest = manifest
+    return plan
+
+
+def check_run_dir(out_dir: Path) -> None:
+    """Refuse a directory that could not hold a run, before any work: not a run and not
+    empty, a file, or a place where nothing can be created."""
+    if out_dir.exists():
+        if not out_dir.is_dir():
+            raise ValueError(f"{str(out_dir)!r} is a file, not a run directory")
+        if not (out_dir / MANIFEST).exists() and any(out_dir.iterdir()):
+            raise ValueError(f"{str(out_dir)!r} exists and is not an empty directory or a run")
+    check_writable(out_dir)
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a path where nothing can be created: probe its nearest existing folder."""
+    path = Path(path).absolute()
+    folder = path if path.is_dir() else path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise ValueError(f"cannot create {str(path)!r}: {str(folder)!r} is a file")
+    try:
+        tempfile.TemporaryDirectory(dir=folder, prefix=".tapisvert-probe-").cleanup()
+    except OSError as exc:
+        raise ValueError(f"cannot write in {str(folder)!r} ({exc.strerror or exc})") from None
+
+
 def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _Plan:
     """Create or reopen a run directory; refuse one that holds another experiment."""
     tables = experiment.unit.tables
-    wanted = experiment.to_dict()
-    manifest_path = out_dir / MANIFEST
-    if manifest_path.exists():
-        manifest = json.loads(manifest_path.read_text())
-        if json.dumps(manifest["experiment"], sort_keys=True) != json.dumps(wanted, sort_keys=True):
-            raise ValueError(f"{str(out_dir)!r} holds a different experiment; use another "
-                             "directory or delete it")
-        if chunk_size is not None and chunk_size != manifest["chunk_size"]:
-            raise ValueError(f"chunk_size {chunk_size} differs from the run in {str(out_dir)!r} "
-                             f"({manifest['chunk_size']}); omit it to resume")
-        for table in tables:  # a killed writer may have left a temporary file
-            for stale in (out_dir / table).glob(".part-*.tmp"):
-                stale.unlink()
-        return _Plan(out_dir, experiment, manifest["chunk_size"], tables, manifest)
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise ValueError(f"{str(out_dir)!r} exists and is not an empty directory or a run")
+    if (out_dir / MANIFEST).exists():
+        return _reopen(experiment, out_dir, chunk_size)
     chunk_size = experiment.unit.default_chunk if chunk_size is None else chunk_size
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    if not out_dir.parent.is_dir():
-        raise ValueError(f"parent directory does not exist: {str(out_dir.parent)!r}")
-    out_dir.mkdir(exist_ok=True)
+    check_run_dir(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
     for table in tables:
         (out_dir / table).mkdir(exist_ok=True)
     manifest = {
-        "experiment": wanted,
+        "experiment": experiment.to_dict(),
         "seed_entropy": root_entropy(experiment.seed),
         "chunk_size": chunk_size,
         "n_chunks": -(-experiment.size // chunk_size),
@@ -223,7 +383,8 @@ def _execute(plan: _Plan, chunks: Iterable[int], n_jobs: int, backend: str,
     def targets(c):
         return {t: str(plan.part(t, c)) for t in plan.tables} if local else None
 
-    tasks = [delayed(_play_chunk)(exp, c, *plan.bounds(c), targets(c)) for c in chunks]
+    owner = os.getpid()
+    tasks = [delayed(_play_chunk)(exp, c, *plan.bounds(c), targets(c), owner) for c in chunks]
     if not tasks:
         return 0, 0.0
     busy = 0.0
@@ -281,7 +442,11 @@ class _Backend:
                 raise ValueError("backend 'dask' needs the dask extra: "
                                  "pip install 'tapisvert[dask]'") from None
             if self.scheduler:
-                self.client = Client(self.scheduler)
+                try:
+                    self.client = Client(self.scheduler, timeout="10s")
+                except (OSError, TimeoutError) as exc:
+                    raise ValueError(f"cannot reach the Dask scheduler at {self.scheduler!r} "
+                                     f"({type(exc).__name__})") from None
             else:
                 try:
                     get_client()
@@ -315,6 +480,7 @@ def run(experiment: Experiment, out_dir: str | Path, *, n_jobs: int = 1,
         client already running in this process).
     progress : show a progress bar (default: when stderr is a terminal).
     """
+    check_n_jobs(n_jobs, backend)
     out_dir = Path(out_dir)
     plan = _prepare(experiment, out_dir, chunk_size)
     pending = [c for c in range(plan.n_chunks) if not plan.done(c)]
@@ -347,29 +513,42 @@ def run_until(experiment: Experiment, out_dir: str | Path,
               scheduler: str | None = None, progress: bool | None = None) -> RunResult:
     """Sequential mode: play chunks in order until ``estimate`` is precise enough.
 
-    ``experiment.size`` is the budget. After each wave of chunks (a prefix of
-    the chunk order, so the sample is the first units whatever ``n_jobs``),
-    ``estimate(result)`` must return an object with ``low`` and ``high``;
-    the run stops once ``(high - low) / 2 <= half_width`` or the budget is
-    spent. The manifest records the stopping point.
+    ``experiment.size`` is the budget. The stopping rule is checked at every
+    chunk boundary in chunk order — after chunk 0, after chunks 0-1, … — on
+    that prefix only: ``estimate(result)`` gets a :class:`RunResult` limited to
+    the prefix and must return an object with ``low`` and ``high``; the run
+    stops at the first prefix where ``(high - low) / 2 <= half_width``, or
+    when the budget is spent. Workers play a wave of chunks at a time, but
+    the checkpoints do not depend on ``n_jobs`` (only on the chunk size), so
+    the stopping point and the tables are the same for any number of
+    workers; chunks played beyond the stopping point are deleted. The
+    manifest records the stopping point and whether the target was reached.
     """
     if not half_width > 0:
         raise ValueError(f"half_width must be positive, got {half_width!r}")
+    check_n_jobs(n_jobs, backend)
     out_dir = Path(out_dir)
     plan = _prepare(experiment, out_dir, chunk_size)
-    wave = max(2, 2 * (os.cpu_count() or 1) if n_jobs == -1 else 2 * n_jobs)
+    wave = workers(n_jobs) if backend != "dask" else max(2, n_jobs)
     start, ran, busy = time.perf_counter(), 0, 0.0
-    reached = None
+    reached, checked = None, 0
     with _Backend(backend, scheduler) as name, _progress_bar(plan, progress) as bar:
         for first in range(0, plan.n_chunks, wave):
             chunks = [c for c in range(first, min(first + wave, plan.n_chunks))
                       if not plan.done(c)]
             r, b = _execute(plan, chunks, n_jobs, name, lambda c: bar.update(plan.bounds(c)[1]))
             ran, busy = ran + r, busy + b
-            result = estimate(RunResult(out_dir, plan.manifest))
-            if (result.high - result.low) / 2 <= half_width:
-                reached = min(first + wave, plan.n_chunks)
+            for checked in range(first + 1, min(first + wave, plan.n_chunks) + 1):
+                result = estimate(RunResult(out_dir, plan.manifest, upto=checked))
+                if (result.high - result.low) / 2 <= half_width:
+                    reached = checked
+                    break
+            if reached is not None:
                 break
+    if reached is not None:  # forget what a larger wave played beyond the checkpoint
+        for chunk in range(reached, plan.n_chunks):
+            for table in plan.tables:
+                plan.part(table, chunk).unlink(missing_ok=True)
     stop = {"stopped_after_chunks": reached, "target_half_width": half_width,
             "precision_reached": reached is not None}
     return _finish(plan, ran, busy, time.perf_counter() - start, n_jobs, backend, sequential=stop)

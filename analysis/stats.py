@@ -40,6 +40,29 @@ def proportion(successes: int, trials: int, confidence: float = 0.95,
     return Estimate(successes / trials, float(ci.low), float(ci.high), trials)
 
 
+def wilson(rate: float, n_effective: float, confidence: float = 0.95, n: int | None = None
+           ) -> Estimate:
+    """Wilson interval of a rate from a (possibly fractional) effective sample size.
+
+    With ``n_effective`` = n / design effect this is the interval for rows
+    that come in correlated clusters (Kish's effective sample size); ``n`` is
+    reported as the row count.
+    """
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    m = float(n_effective)
+    centre = (rate + z * z / (2 * m)) / (1 + z * z / m)
+    half = z / (1 + z * z / m) * np.sqrt(rate * (1 - rate) / m + z * z / (4 * m * m))
+    return Estimate(float(rate), float(max(0.0, centre - half)), float(min(1.0, centre + half)),
+                    int(round(m)) if n is None else int(n))
+
+
+def mean_with_se(value: float, se: float, dof: float, confidence: float = 0.95, n: int = 0
+                 ) -> Estimate:
+    """Student-t interval from a point value, its standard error and degrees of freedom."""
+    half = stats.t.ppf(0.5 + confidence / 2, dof) * se
+    return Estimate(float(value), float(value - half), float(value + half), int(n))
+
+
 def mean(values, confidence: float = 0.95) -> Estimate:
     """Sample mean with a Student-t interval."""
     x = np.asarray(values, dtype=float)

@@ -5,6 +5,13 @@ Games declare their headline figures as polars expressions
 them over a DataFrame or LazyFrame in one lazy query (only counts, sums and
 sums of squares leave it, so a 10^7-row run stays small in memory) and
 attaches a Wilson interval to rates and a Student-t interval to means.
+
+When rows are not independent — the deals of one whole game share its
+players' scores and its deck, so ``Unit.cluster = "game_id"`` — the
+intervals are cluster-robust: the variance of the ratio estimator is taken
+from the clusters' totals (the "sandwich" variance with the G/(G-1)
+correction), a rate's Wilson interval uses the effective sample size n /
+design effect, and a mean's t interval has G - 1 degrees of freedom.
 """
 
 from __future__ import annotations
@@ -35,15 +42,19 @@ def _aggregations(metric: Metric, i: int) -> list[pl.Expr]:
 
 
 def evaluate(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
-             confidence: float = 0.95) -> pl.DataFrame:
+             confidence: float = 0.95, cluster: str | None = None) -> pl.DataFrame:
     """One row per metric: ``metric, label, kind, value, low, high, n``.
 
     ``n`` is the denominator: the rows counted by the metric's ``where``.
+    ``cluster`` names a column grouping dependent rows (``Unit.cluster``):
+    the intervals are then cluster-robust (see the module docstring).
     """
     if not metrics:
         return pl.DataFrame(schema={c: pl.String for c in COLUMNS[:3]}
                             | {"value": pl.Float64, "low": pl.Float64, "high": pl.Float64,
                                "n": pl.Int64})
+    if cluster is not None:
+        return _evaluate_clustered(metrics, frame, cluster, confidence)
     aggs = [a for i, m in enumerate(metrics) for a in _aggregations(m, i)]
     row = frame.lazy().select(aggs).collect(engine="streaming").row(0, named=True)
     rows = []
@@ -58,12 +69,59 @@ def evaluate(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
     return pl.DataFrame(rows, schema_overrides={"n": pl.Int64})
 
 
+def _cluster_totals(metric: Metric, i: int, cluster: str) -> list[pl.Expr]:
+    """Per cluster: rows counted (n) and the sum of the value (y) of one metric."""
+    every = pl.col(cluster).is_not_null()  # a column, so that sums count rows
+    where = every if metric.where is None else metric.where.fill_null(False)
+    if metric.kind == "rate":
+        value = (where & metric.value.fill_null(False)).cast(pl.Float64)
+        counted = where.cast(pl.Float64)
+    else:
+        numeric = metric.value.cast(pl.Float64)
+        counted = (where & numeric.is_not_null()).cast(pl.Float64)
+        value = pl.when(counted > 0).then(numeric).otherwise(0.0)
+    return [counted.sum().alias(f"n{i}"), value.sum().alias(f"y{i}"),
+            (value * value).sum().alias(f"q{i}")]
+
+
+def _evaluate_clustered(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
+                        cluster: str, confidence: float) -> pl.DataFrame:
+    per = [a for i, m in enumerate(metrics) for a in _cluster_totals(m, i, cluster)]
+    totals = frame.lazy().group_by(cluster).agg(per)
+    moments = []
+    for i in range(len(metrics)):
+        n, y = pl.col(f"n{i}"), pl.col(f"y{i}")
+        moments += [(n > 0).sum().alias(f"g{i}"), n.sum().alias(f"N{i}"), y.sum().alias(f"Y{i}"),
+                    (y * y).sum().alias(f"yy{i}"), (n * n).sum().alias(f"nn{i}"),
+                    (n * y).sum().alias(f"ny{i}"), pl.col(f"q{i}").sum().alias(f"Q{i}")]
+    row = totals.select(moments).collect(engine="streaming").row(0, named=True)
+    rows = []
+    for i, m in enumerate(metrics):
+        g, n, total = int(row[f"g{i}"]), row[f"N{i}"], row[f"Y{i}"]
+        if g < 2 or n == 0:
+            e = stats.Estimate(total / n if n else float("nan"), float("-inf"), float("inf"),
+                               int(n))
+        else:
+            r = total / n
+            residual = row[f"yy{i}"] - 2 * r * row[f"ny{i}"] + r * r * row[f"nn{i}"]
+            var = g / (g - 1) * max(residual, 0.0) / (n * n)
+            if m.kind == "rate":
+                simple = r * (1 - r) / n
+                deff = var / simple if simple > 0 else 1.0
+                e = stats.wilson(r, n / max(deff, 1e-9), confidence, n=int(n))
+            else:
+                e = stats.mean_with_se(r, var ** 0.5, g - 1, confidence, n=int(n))
+        rows.append({"metric": m.name, "label": m.label, "kind": m.kind, "value": e.value,
+                     "low": e.low, "high": e.high, "n": e.n})
+    return pl.DataFrame(rows, schema_overrides={"n": pl.Int64})
+
+
 def estimate(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame, name: str,
-             confidence: float = 0.95) -> stats.Estimate:
-    """One metric, by name, as an Estimate."""
+             confidence: float = 0.95, cluster: str | None = None) -> stats.Estimate:
+    """One metric, by name, as an Estimate (cluster-robust with ``cluster``)."""
     chosen = [m for m in metrics if m.name == name]
     if not chosen:
         raise ValueError(f"metric must be one of {', '.join(m.name for m in metrics)}, "
                          f"got {name!r}")
-    r = evaluate(chosen, frame, confidence).row(0, named=True)
+    r = evaluate(chosen, frame, confidence, cluster).row(0, named=True)
     return stats.Estimate(r["value"], r["low"], r["high"], r["n"])
