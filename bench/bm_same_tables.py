@@ -30,6 +30,8 @@ CASES = [  # (label, config kwargs, policy spec, deals, games)
     ("5p mixed seats", {"n_players": 5}, "mixed", 2000, 100),
     ("4p shuffle every deal", {"n_players": 4, "shuffle_every_deal": True}, "mixed", 2000, 100),
     ("4p eager taker", {"n_players": 4, "bianco_mano": True}, "eager", 2000, 100),
+    ("5p bonus discount", {"n_players": 5, "bianco_mano": True}, "discount", 3000, 100),
+    ("3p random mixed thresholds", {"n_players": 3}, "mixed", 2000, 100),
 ]
 
 
@@ -48,6 +50,9 @@ def produce(out: Path) -> None:
         if spec == "eager":
             return make_policy("heuristic", take_threshold=1.0, round2_threshold=1.0,
                                charge_partner=2, lead_trump_min=1)
+        if spec == "discount":
+            return make_policy("heuristic", bonus_discount=2.5, take_threshold=4.5,
+                               side_mamma_value=3.0, trump_card_value=2.0)
         return make_policy(spec)
 
     result = {}

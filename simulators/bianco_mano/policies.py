@@ -26,6 +26,7 @@ from simulators.core.params import Policy, param, policy_from_registry
 U32 = np.uint32
 I8 = np.int8
 MAMMAS = U32(R.RANK_MASK[0])
+PASS = R.PASS
 ZERO = U32(0)
 
 
@@ -85,14 +86,6 @@ def _strength_table(trump_card_value: float) -> np.ndarray:
     per_rank = np.array([R.DOMINANT_FACTOR * p + trump_card_value for p in R.BASE_POINTS])
     subsets = np.arange(256)[:, None] >> np.arange(8) & 1
     return subsets @ per_rank
-
-
-def _family_ranks(hand: np.ndarray, family: np.ndarray | int) -> np.ndarray:
-    """The 8-bit rank pattern (bit r = rank r held) of one family in each hand."""
-    spread = (np.asarray(hand, dtype=U32) >> np.asarray(family, dtype=U32)) & U32(0x11111111)
-    packed = (spread | (spread >> U32(3))) & U32(0x03030303)  # every 4th bit into one byte
-    packed = (packed | (packed >> U32(6))) & U32(0x000F000F)
-    return ((packed | (packed >> U32(12))) & U32(0xFF)).astype(np.intp)
 
 
 def _weakest(mask):
@@ -157,34 +150,22 @@ class HeuristicPolicy(Policy):
 
     def bid_score(self, hand, family) -> np.ndarray:
         """Bid score per card of ``hand`` if ``family`` were dominant."""
-        trumps = self._strength[_family_ranks(hand, family)]
-        side_mammas = bits.popcount(hand & MAMMAS & ~FAMILY_MASK[family])
-        return (trumps + self.side_mamma_value * side_mammas) / bits.popcount(hand)
-
-    def _bonus_credit(self, obs, hand, family) -> np.ndarray | float:
-        """Threshold reduction where both BM-11 bonus cards of ``family`` are held."""
-        if not (obs.bianco_mano and self.bonus_discount):
-            return 0.0
-        both = (hand & BONUS_MASK[family]) == BONUS_MASK[family]
-        return np.where(both, self.bonus_discount, 0.0)
+        hand = np.atleast_1d(np.asarray(hand, dtype=U32))
+        family = np.broadcast_to(np.asarray(family, dtype=np.int64), hand.shape)
+        return _bid_scores(hand, np.ascontiguousarray(family), self._strength,
+                           self.side_mamma_value)
 
     def bid(self, obs):
-        """Take the turned family, or in round 2 the best other one, above a threshold."""
-        turned_family = (obs.turned_card & 3).astype(I8)
-        hand = obs.hand | bits.card_bits(obs.turned_card)  # the taker receives it (BM-7)
-        if obs.round == 1:
-            score = self.bid_score(hand, turned_family) + self._bonus_credit(obs, hand,
-                                                                             turned_family)
-            return np.where(score >= self.take_threshold, turned_family, R.PASS).astype(I8)
-        best_family = np.full(len(hand), R.PASS, dtype=I8)
-        best_score = np.full(len(hand), -1.0)
-        for family in range(R.N_FAMILIES):
-            score = self.bid_score(hand, family) + self._bonus_credit(obs, hand, family)
-            score = np.where(turned_family == family, -1.0, score)
-            better = score > best_score
-            best_family = np.where(better, I8(family), best_family)
-            best_score = np.where(better, score, best_score)
-        return np.where(best_score >= self.round2_threshold, best_family, R.PASS).astype(I8)
+        """Take the turned family, or in round 2 the best other one, above a threshold.
+
+        One compiled pass over the rows (:func:`_heuristic_bids`), like ``play``.
+        """
+        discount = self.bonus_discount if obs.bianco_mano else 0.0
+        out = np.empty(len(obs.hand), dtype=I8)
+        _heuristic_bids(obs.round, obs.hand, obs.turned_card, self._strength,
+                        self.side_mamma_value, discount, self.take_threshold,
+                        self.round2_threshold, out)
+        return out
 
     # after bidding -----------------------------------------------------------
     def espion(self, obs):
@@ -301,6 +282,60 @@ def _heuristic_cards(position, n_players, hand, legal, dom_mask, led_mask, winni
                 pool = side_legal if side_legal != 0 else lg
                 strongest = ally[i] and side_legal != 0 and charge
         out[i] = _lowest_index(pool) if strongest else _highest_index(pool)
+
+
+@numba.njit(cache=True, inline="always")
+def _popcount(mask):
+    m = np.uint32(mask)
+    m = m - ((m >> np.uint32(1)) & np.uint32(0x55555555))
+    m = (m & np.uint32(0x33333333)) + ((m >> np.uint32(2)) & np.uint32(0x33333333))
+    m = (m + (m >> np.uint32(4))) & np.uint32(0x0F0F0F0F)
+    return np.int64(((m * np.uint32(0x01010101)) & np.uint32(0xFFFFFFFF)) >> np.uint32(24))
+
+
+@numba.njit(cache=True, inline="always")
+def _score(hand, family, strength, side_mamma_value):
+    """Bid score per card of one hand if ``family`` were dominant (see HeuristicPolicy)."""
+    ranks = 0
+    for rank in range(8):
+        ranks |= ((hand >> np.uint32(4 * rank + family)) & np.uint32(1)) << np.uint32(rank)
+    side_mammas = _popcount(hand & MAMMAS & ~FAMILY_MASK[family])
+    return (strength[ranks] + side_mamma_value * side_mammas) / _popcount(hand)
+
+
+@numba.njit(cache=True)
+def _bid_scores(hand, family, strength, side_mamma_value):
+    out = np.empty(hand.shape[0])
+    for i in range(hand.shape[0]):
+        out[i] = _score(hand[i], family[i], strength, side_mamma_value)
+    return out
+
+
+@numba.njit(cache=True)
+def _heuristic_bids(round_, hand, turned_card, strength, side_mamma_value, bonus_discount,
+                    take_threshold, round2_threshold, out):
+    """HeuristicPolicy's bid for each row: the turned family (round 1) or the best
+    other family (round 2) when its score, plus the BM-11 discount where both
+    bonus cards are held, reaches the round's threshold; else pass."""
+    for i in range(hand.shape[0]):
+        turned_family = turned_card[i] & 3
+        h = hand[i] | (np.uint32(1) << np.uint32(turned_card[i]))  # the taker receives it
+        if round_ == 1:
+            score = _score(h, turned_family, strength, side_mamma_value)
+            if bonus_discount and (h & BONUS_MASK[turned_family]) == BONUS_MASK[turned_family]:
+                score += bonus_discount
+            out[i] = turned_family if score >= take_threshold else PASS
+            continue
+        best_family, best_score = PASS, -1.0
+        for family in range(4):
+            score = _score(h, family, strength, side_mamma_value)
+            if bonus_discount and (h & BONUS_MASK[family]) == BONUS_MASK[family]:
+                score += bonus_discount
+            if family == turned_family:
+                score = -1.0
+            if score > best_score:
+                best_family, best_score = family, score
+        out[i] = best_family if best_score >= round2_threshold else PASS
 
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
