@@ -3,7 +3,8 @@
 Score distributions and win shares by player count (does each ``removed``
 value balance the game?), seat and first-player advantage, the explosion
 rate by cards revealed, the stop-threshold sweep with the best threshold per
-player count, the value of a bango and of the black cards, and game length.
+player count, the value of a bango and of the black cards, game length, and
+how much one-turn optimal stopping gains over the threshold rule.
 Every simulation is one named experiment of :func:`plan`, played by the
 runner; each section reads its runs' tables. Comparisons between policies
 are paired: the same seed gives the same deck orders to both.
@@ -70,6 +71,11 @@ def plan(ctx: ReportContext) -> dict[str, Experiment]:
                 "games", sizes["value"], n_players=4,
                 policies=(_variant(base, **params),) + (base,) * 3)
         runs["value_base"] = ctx.experiment("games", sizes["value"], n_players=4)
+    if "optimal" in ctx.base.game.policies and "stop_threshold" in base.get_params():
+        optimal = ctx.base.game.make_policy("optimal", **base.get_params())
+        for n in PLAYER_COUNTS:
+            runs[f"optimal_{n}p"] = ctx.experiment("games", sizes["value"], n_players=n,
+                                                   policies=(optimal,) + (base,) * (n - 1))
     return runs
 
 
@@ -376,6 +382,58 @@ def section_value(runs: Runs) -> Section:
         findings=findings, summary=summary)
 
 
+# ---------------------------------------------------------------- g: optimal stopping
+
+
+def summarize_optimal(runs: Runs) -> pl.DataFrame:
+    """Seat 0's paired score gain from one-turn optimal stopping, per player count."""
+    rows = []
+    for n in PLAYER_COUNTS:
+        dp = runs[f"optimal_{n}p"].table("games").filter(pl.col("seat") == 0).sort("game_id")
+        base = runs[f"games_{n}p"].table("games").filter(
+            (pl.col("seat") == 0) & pl.col("game_id").is_in(dp["game_id"].implode())
+        ).sort("game_id")
+        diff = stats.paired_difference(dp["score"].to_numpy().astype(float),
+                                       base["score"].to_numpy().astype(float))
+        rows.append(estimate_row(diff, players=n, metric="score gain"))
+        share = (dp["is_winner"] / dp["n_winners"]).to_numpy()
+        rows.append(estimate_row(stats.mean(share), players=n, metric="win share"))
+    return pl.DataFrame(rows)
+
+
+def section_optimal(runs: Runs) -> Section:
+    summary = summarize_optimal(runs)
+    table = summary.with_columns(estimate=pl.struct("value", "low", "high", "n", "metric")
+                                 .map_elements(lambda r: pct(row_estimate(r))
+                                               if r["metric"] == "win share"
+                                               else num(row_estimate(r), 2, signed=True),
+                                               return_dtype=pl.String)
+                                 ).pivot(on="metric", index="players", values="estimate")
+    gains = summary.filter(pl.col("metric") == "score gain").sort("players")
+    fig, (ax,) = new_figure(6, 3.0)
+    ax.errorbar(gains["players"], gains["value"],
+                yerr=[gains["value"] - gains["low"], gains["high"] - gains["value"]],
+                marker="o", capsize=3)
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("players")
+    ax.set_ylabel("seat 0 score gain (paired)")
+    n_games = int(gains["n"][0])
+    return Section(
+        key="optimal", title="g. A strong baseline: one-turn optimal stopping",
+        method="Seat 0 replaces the threshold rule by one-turn optimal stopping (dynamic "
+               "programming over the unseen cards; takes, bangos and lays unchanged), the other "
+               "seats keep the heuristic; paired with the all-heuristic games of section a on "
+               "the same decks (Student-t).",
+        tables=(Table(f"Optimal stopping at seat 0 (n={n_games:,} games per count).", table),),
+        plot=Plot("g_optimal.png", png(fig), f"Paired score gain of optimal stopping at seat 0, "
+                  f"n={n_games:,} games per count; bars: 95% t intervals."),
+        findings=("Optimal stopping gains " + "; ".join(
+            f"{r['players']} players {num(row_estimate(r), 2, signed=True)}"
+            for r in gains.iter_rows(named=True)) + " points per game over the threshold "
+            "heuristic it replaces.",),
+        summary=summary)
+
+
 # ---------------------------------------------------------------- f: game length
 
 
@@ -428,7 +486,8 @@ def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str,
         ("seed", str(ctx.seed)), ("scale", f"{ctx.scale:g}"),
         ("games per player count (a, b, c, f)", f"{sizes['games']:,}"),
         ("games per threshold and count (d)", f"{sizes['sweep']:,}"),
-        ("games per bango variant (e)", f"{sizes['value']:,}"),
+        ("games per bango variant (e) and per count with optimal stopping (g)",
+         f"{sizes['value']:,}"),
     ]
 
 
@@ -451,6 +510,7 @@ REPORT = Report(
                                                                          0.35)),
         lambda runs, ctx: section_value(runs),
         lambda runs, ctx: section_length(_games(runs)),
+        lambda runs, ctx: section_optimal(runs),
     ),
     settings=settings,
 )
