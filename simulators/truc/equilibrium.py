@@ -36,6 +36,7 @@ PASS, PROPOSE, REFUSE, ACCEPT, COUNTER, PLAY = 0, 1, 2, 3, 4, 5
 
 M_PROPOSE, M_ANSWER, M_REPLY, M_PLAY = 0, 1, 2, 3
 _SOLVED: dict = {}  # (scores, target) -> (SolvedDeal, hand values per seat); per process
+_TYPE_INDEX: dict = {}  # id(deal tree) -> (deal tree, hand index table)
 
 
 def load_solution(scores=(0, 0), target: float = 0.005):
@@ -51,10 +52,14 @@ def load_solution(scores=(0, 0), target: float = 0.005):
 
 
 def _type_index(deal) -> np.ndarray:
-    """Base-5 code of a hand's rank counts -> hand index (-1 if not a hand)."""
+    """Base-5 code of a hand's rank counts -> hand index (-1 if not a hand), once per deal."""
+    cached = _TYPE_INDEX.get(id(deal))
+    if cached is not None and cached[0] is deal:
+        return cached[1]
     table = np.full(5 ** 8, -1, dtype=np.int64)
     codes = deal.type_counts.astype(np.int64) @ (5 ** np.arange(8))
     table[codes] = np.arange(len(codes))
+    _TYPE_INDEX[id(deal)] = (deal, table)
     return table
 
 
