@@ -332,22 +332,6 @@ class Game:
 
 
 @cache
-def games() -> dict[str, Game]:
-    """Every registered game by name (entry point group ``tapisvert.games``), sorted."""
-    from importlib.metadata import entry_points
-
-    found: dict[str, Game] = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        game = point.load()
-        if not isinstance(game, Game):
-            raise TypeError(f"entry point {point.name!r} = {point.value!r} is not a Game")
-        if game.name != point.name:
-            raise ValueError(f"entry point {point.name!r} loads a Game named {game.name!r}")
-        found[game.name] = game
-    return dict(sorted(found.items()))
-
-
-@cache
 def registered_names() -> tuple[str, ...]:
     """Names of the registered games, sorted, without importing any game."""
     from importlib.metadata import entry_points
@@ -355,21 +339,39 @@ def registered_names() -> tuple[str, ...]:
     return tuple(sorted({point.name for point in entry_points(group=ENTRY_POINT_GROUP)}))
 
 
+@cache
+def _load(name: str) -> Game:
+    """Import one game's entry point (and only that game's packages)."""
+    from importlib.metadata import entry_points
+
+    point = next(p for p in entry_points(group=ENTRY_POINT_GROUP) if p.name == name)
+    game = point.load()
+    if not isinstance(game, Game):
+        raise TypeError(f"entry point {point.name!r} = {point.value!r} is not a Game")
+    if game.name != point.name:
+        raise ValueError(f"entry point {point.name!r} loads a Game named {game.name!r}")
+    return game
+
+
+def games() -> dict[str, Game]:
+    """Every registered game by name (entry point group ``tapisvert.games``), sorted."""
+    return {name: _load(name) for name in registered_names()}
+
+
 def game_names() -> tuple[str, ...]:
-    """Names of the registered games, sorted."""
-    return tuple(games())
+    """Names of the registered games, sorted (no game is imported)."""
+    return registered_names()
 
 
 def get_game(name: str | Game) -> Game:
-    """A registered game by name (a Game is returned as is)."""
+    """A registered game by name (a Game is returned as is); imports that game only."""
     if isinstance(name, Game):
         return name
-    try:
-        return games()[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r} (known: {', '.join(games()) or 'none'}; "
-                         "a new game needs an entry point in group "
-                         f"{ENTRY_POINT_GROUP!r})") from None
+    if name not in registered_names():
+        raise ValueError(f"unknown game {name!r} (known: "
+                         f"{', '.join(registered_names()) or 'none'}; a new game needs an "
+                         f"entry point in group {ENTRY_POINT_GROUP!r})")
+    return _load(name)
 
 
 def policy_sequence(policies: Any) -> list:
