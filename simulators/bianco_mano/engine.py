@@ -416,16 +416,12 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.
     partner knows the sides until the called card is played (BM-6).
     """
     n_tricks = R.HAND_SIZE[n]
-    side_bits = (deal.on_side.astype(U32) << np.arange(n, dtype=U32)).sum(axis=1, dtype=U32)
     called_bit = bits.card_bits(np.maximum(deal.called, 0)) if n == 5 else None
     no_ally = np.zeros(len(deal.taker), dtype=bool)
 
-    def on_side_of(seat):
-        return ((side_bits >> seat.astype(U32)) & ONE) != 0
-
     def choose(view: tricks.CardView) -> np.ndarray:
         seat, k = view.seat, view.position
-        mine = on_side_of(seat)
+        mine = view.team.view(np.bool_)  # teams are the sides: 1 plays for the taker
         if k == 0:
             ally = no_ally
         else:

@@ -417,7 +417,7 @@ class CardView(NamedTuple):
     ``winning_card`` are -1 for the leader; ``winning_seat`` is -1 for the
     leader; ``table`` is the trick's cards so far, ``played`` every card
     played in the deal so far; ``opponent_holds`` tells whether an opponent
-    (by ``team``) holds the trick now.
+    (by ``team``) holds the trick now; ``team`` is the player's team label.
     """
 
     trick: int
@@ -431,6 +431,7 @@ class CardView(NamedTuple):
     winning_card: np.ndarray
     winning_seat: np.ndarray
     opponent_holds: np.ndarray
+    team: np.ndarray
     table: np.ndarray
     played: np.ndarray
 
@@ -474,7 +475,8 @@ _NO_BEST = 255
 @numba.njit(cache=True)
 def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask, state,
                plays, winners, won, tricks_won, duties,
-               v_seat, v_hand, v_legal, v_led, v_led_mask, v_best, v_best_seat, v_opponent):
+               v_seat, v_hand, v_legal, v_led, v_led_mask, v_best, v_best_seat, v_opponent,
+               v_team):
     """Play cards[j] for row rows[j] (j itself if dense) at position k of trick t,
     then fill the view of the next player.
 
@@ -545,6 +547,7 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
             v_best[j] = -1
             v_best_seat[j] = -1
             v_opponent[j] = False
+            v_team[j] = team[i, nseat]
         else:
             state[i, 0] = led_mask
             state[i, 1] = table
@@ -564,6 +567,7 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
             v_best[j] = best
             v_best_seat[j] = bseat
             v_opponent[j] = opponent
+            v_team[j] = team[i, nseat]
             v_legal[j] = _legal_one(hand, led_mask, best, best_trump, trump_mask[i], opponent,
                                     follow, beat, trump, overtrump, undertrump)
 
@@ -630,7 +634,7 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
     _lead_view(n, hands, state, seat, hand, legal)
     view = CardView(0, 0, None, seat, hand, legal, np.full(n_rows, -1, I8), np.zeros(n_rows, U32),
                     np.full(n_rows, -1, I8), np.full(n_rows, -1, I8), np.zeros(n_rows, bool),
-                    state[:, STATE_TABLE], state[:, STATE_PLAYED])
+                    team[np.arange(n_rows), seat], state[:, STATE_TABLE], state[:, STATE_PLAYED])
     for t in range(n_tricks):
         leaders[rows, t] = (state[rows, STATE_INFO] >> U32(24)).astype(I8)
         for k in range(n):
@@ -666,14 +670,16 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
 
 def _view_arrays(m: int, led_suit: np.ndarray) -> tuple[np.ndarray, ...]:
     """Fresh arrays for the next view (one allocation): seat, hand, legal, led suit
-    (a copy of the current one), led mask, winning card, winning seat, opponent holds."""
-    buffer = np.empty(17 * m, dtype=np.uint8)
+    (a copy of the current one), led mask, winning card, winning seat, opponent holds,
+    team."""
+    buffer = np.empty(18 * m, dtype=np.uint8)
     u32 = buffer[:12 * m].view(U32)
     small = buffer[12 * m:]
     led = small[2 * m:3 * m].view(I8)
     led[:] = led_suit
     return (small[:m].view(I8), u32[:m], u32[m:2 * m], led, u32[2 * m:], small[m:2 * m].view(I8),
-            small[3 * m:4 * m].view(I8), small[4 * m:].view(np.bool_))
+            small[3 * m:4 * m].view(I8), small[4 * m:5 * m].view(np.bool_),
+            small[5 * m:].view(I8))
 
 
 def _reject_illegal(cards, view: CardView, units, describe) -> None:
