@@ -568,14 +568,19 @@ def _play_compiled(config, rows, deck, dealer, scores, noise, force, shuffle) ->
         outcome=np.full(n, R.ABANDONED, I8), winner=np.full(n, -1, I8), points=np.zeros(n, I8),
     )
     lazy = shuffle is not None
+    # every array C-contiguous with a fixed dtype: one compiled signature, never a recompile
+    deck = np.ascontiguousarray(deck, dtype=I8)
+    dealer, scores = np.ascontiguousarray(dealer), np.ascontiguousarray(scores)
     fast_path.kernel()(
         # slot-major (30, N) uniforms: the kernel reads each deal's column in order
-        deck, np.ascontiguousarray(shuffle.T) if lazy else np.zeros((SHUFFLE_STEPS, 1),
-                                                                    np.float32), lazy,
-        noise if noise is not None else np.zeros((R.N_DECISIONS, 1), np.float32),
-        noise is not None, dealer, scores, kinds, params, config.target, config.card_call,
-        config.counter_banco, -1 if force is None else int(force[0]),
-        False if force is None else bool(force[1]), *out.values())
+        deck, np.ascontiguousarray(shuffle.T, dtype=np.float32) if lazy else
+        np.zeros((SHUFFLE_STEPS, 1), np.float32), lazy,
+        np.ascontiguousarray(noise, dtype=np.float32) if noise is not None else
+        np.zeros((R.N_DECISIONS, 1), np.float32),
+        noise is not None, dealer, scores, kinds, params, int(config.target),
+        bool(config.card_call), bool(config.counter_banco),
+        -1 if force is None else int(force[0]), False if force is None else bool(force[1]),
+        *out.values())
     return DealArrays(dealer=dealer, deck=deck, scores=scores, **out)
 
 
