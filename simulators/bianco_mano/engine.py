@@ -261,14 +261,19 @@ def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, u
             if not ask.size:
                 break
             slot = (rnd - 1) * n + j
-            seat = seat_of_position[ask, j]
-            obs = BidObs(hand1[ask, j], turned[ask], seat, dealer[ask], j, rnd, legal[ask], n,
-                         config.bianco_mano, None if noise is None else noise[1 + slot][ask])
+            everyone = ask.size == n_rows  # no gather needed (the first turn)
+            seat = seat_of_position[:, j] if everyone else seat_of_position[ask, j]
+            turned_ask = turned if everyone else turned[ask]
+            legal_ask = legal if everyone else legal[ask]
+            obs = BidObs(hand1[:, j] if everyone else hand1[ask, j], turned_ask, seat,
+                         dealer if everyone else dealer[ask], j, rnd, legal_ask, n,
+                         config.bianco_mano, None if noise is None else
+                         noise[1 + slot] if everyone else noise[1 + slot][ask])
             action = dispatch("bid", obs, seat, I8)
             ok = (action >= 0) & (action <= R.PASS)
-            ok &= ((legal[ask] >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
+            ok &= ((legal_ask >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
             reject(~ok, units[ask], "bid",
-                   lambda i, a=action, s=seat, r=rnd, t=turned[ask]: f"{int(a[i])} by seat "
+                   lambda i, a=action, s=seat, r=rnd, t=turned_ask: f"{int(a[i])} by seat "
                    f"{int(s[i])} in round {r} (turned {R.format_card(int(t[i]))}) (BM-7)")
             bids[ask, slot] = action
             took = action != R.PASS
