@@ -1,9 +1,14 @@
 """Bianco Mano vectorized batch engine (RULINGS BM-1..BM-12).
 
-A batch of N deals advances in lockstep: dealing, bidding and each card of
-each trick is a handful of numpy operations over all N rows, with hands as
-uint32 bitmasks (see ``rules.py`` for the encoding). There is no Python loop
-over deals. Two entry points:
+A batch of N deals advances in lockstep: dealing and bidding are numpy
+operations over all rows, with hands as uint32 bitmasks (see ``rules.py`` for
+the encoding), and the tricks are played by the shared trick-taking kernel
+(:mod:`simulators.core.tricks`) under Bianco Mano's duty table
+(:data:`DUTIES`, BM-8), one compiled step per card for every row. There is
+no Python loop over deals; large batches are played in blocks of
+:data:`BLOCK_ROWS` rows. What is Bianco Mano's stays here: the packets, the
+bidding, the espion, the call and the hidden partner, the bonus, the score
+and the gathering of the cards. Two entry points:
 
 * :func:`simulate_deals` — independent deals, each from a freshly shuffled
   deck; deal ``i`` is dealt by seat ``i % n_players``.
