@@ -33,10 +33,11 @@ trick (its current winning card), which is the "partner exception".
 and :func:`add_card` keep a batch of tricks (led suit, winning card and who
 played it); :func:`winning_position` reads the winner.
 
-Dealing. :func:`cut_decks` cuts decks (top cards to the bottom);
-:func:`deal_packets` deals packets one per player in turn from a cut deck;
-:func:`prefix_masks` and :func:`range_mask` give the union of any run of
-deck positions in two lookups.
+Dealing. :func:`shuffled_decks` draws uniform decks (the same draws and decks
+as :func:`simulators.core.rng.permutations`, compiled); :func:`cut_decks` cuts
+decks (top cards to the bottom); :func:`deal_packets` deals packets one per
+player in turn from a cut deck; :func:`prefix_masks` and :func:`range_mask`
+give the union of any run of deck positions in two lookups.
 
 The trick loop. :func:`play_tricks` plays whole tricks over a batch of hands
 (by seat), asking ``before_card(view)`` before each card (a game's proposals,
@@ -54,7 +55,15 @@ card, legality, the trick winner and all bookkeeping are one compiled step
     record.won          # (N, players) cards won by each seat (uint32 masks)
 
 Seats are 0..n-1; ``direction`` +1 (:data:`CLOCKWISE`) means seat ``s`` is
-followed by ``s + 1``, -1 (:data:`COUNTER_CLOCKWISE`) by ``s - 1``.
+followed by ``s + 1``, -1 (:data:`COUNTER_CLOCKWISE`) by ``s - 1``. ``team``
+labels seats (e.g. ``[0, 1, 0, 1]`` for fixed partnerships, or per row for a
+partner known only to the game); the view tells each player whether an
+opponent holds the trick and his own label, and the game decides what a
+player *knows* (a hidden partner) in its ``choose`` adapter.
+
+Compiled functions are numba, cached on disk (``cache=True``); the first call
+in a fresh process loads them (:func:`warm_up` measures it: about a second;
+an empty cache compiles in about 10 s, once per install).
 """
 
 from __future__ import annotations
