@@ -735,7 +735,9 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                               help="grid over policy parameters or rule options")
     swp.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2",
                      help="values of a policy parameter or rule option, repeatable")
-    swp.add_argument("--seats", help="sweep these seats only, e.g. 0 (others: --policy)")
+    swp.add_argument("--seats", default="0",
+                     help="seats that play the swept policy and whose score is summed "
+                          "(default 0: one player's gain; the others play --policy)")
     swp.add_argument("--correction", default="holm", choices=("holm", "fdr_bh"))
     swp.add_argument("--out", type=Path, help="write the table (.csv or .parquet)")
     swp.set_defaults(run=cmd_sweep)

@@ -443,7 +443,7 @@ class _Backend:
                                  "pip install 'tapisvert[dask]'") from None
             if self.scheduler:
                 try:
-                    self.client = Client(self.scheduler, timeout="10s")
+                    self.client = Client(self.scheduler, timeout="5s")
                 except (OSError, TimeoutError) as exc:
                     raise ValueError(f"cannot reach the Dask scheduler at {self.scheduler!r} "
                                      f"({type(exc).__name__})") from None

@@ -57,6 +57,7 @@ DEALS = Unit(
     score="score change per deal (BM-10: taker ±2, partner ±1, each opponent ∓1)",
     summary_table="deals", metrics=DEAL_METRICS, policy_methods=POLICY_METHODS,
     default_size=100_000, doc="independent deals, each from a fresh shuffle",
+    ignores=("shuffle_every_deal", "gather", "deals_per_game"),
 )
 GAMES = Unit(
     name="games", singular="game", tables=("deals", "games"), id_column="game_id",

@@ -163,6 +163,9 @@ class Unit:
     seats : number of seats for a config (``None``: the game's ``players``).
     default_size : the command line's default number of units.
     doc : one line for ``--help``.
+    ignores : rule options this unit does not read (Five Crowns rounds
+        ignore ``first_round``); the command line refuses them rather than
+        accept an option that changes nothing.
     """
 
     name: str
@@ -180,6 +183,7 @@ class Unit:
     seats: Callable[[Any], int] | None = None
     default_size: int = 100_000
     doc: str = ""
+    ignores: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.summary_table not in self.tables:
