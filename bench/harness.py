@@ -408,16 +408,29 @@ def profile_hottest(rep: Report, deals: int) -> list[tuple[str, float]]:
         "(engine)", "prefix_masks": "dealing (engine)", "_sides": "dealing (engine)",
         "_set_espion": "dealing (engine)", "_play_taken": "dealing (engine)",
         "concatenate": "blocks joined (engine)", "<genexpr>": "blocks joined (engine)",
+        "_heuristic_bids": "policy (bidding, compiled)", "_bid_scores": "policy (bidding, "
+        "compiled)", "_prefix": "dealing (engine)", "_reject_illegal": "trick loop (Python: "
+        "views, hooks, checks)", "_first_dealers": "dealing (engine)",
+        "<method 'collect' of 'builtins.PyLazyFrame' objects>": "scoring and table",
+        "replace_strict": "scoring and table", "insert_column": "scoring and table",
+        "__call__": "policy dispatch (Python)", "_ask": "policy dispatch (Python)",
+        "_check": "policy dispatch (Python)",
     }
     shares: dict[str, float] = {}
+    glue: dict[str, float] = {}
     for (_file, _line, name), (_cc, _nc, tt, _ct, _callers) in stats.stats.items():
         stage = stage_of.get(name, "numpy glue and other")
         shares[stage] = shares.get(stage, 0.0) + tt / total
+        if stage == "numpy glue and other":
+            glue[name] = glue.get(name, 0.0) + tt / total
     rep.say(f"Profile: Bianco Mano 4p heuristic, {deals:,} deals (cProfile self CPU time by "
             "stage)")
     ordered = sorted(shares.items(), key=lambda kv: -kv[1])
     for stage, share in ordered:
-        rep.say(f"  {stage:<40} {100 * share:5.1f}%")
+        rep.say(f"  {stage:<60} {100 * share:5.1f}%")
+    top = sorted(glue.items(), key=lambda kv: -kv[1])[:6]
+    rep.say("  largest in 'numpy glue and other': " + ", ".join(
+        f"{name} {100 * share:.1f}%" for name, share in top))
     return ordered
 
 
