@@ -29,6 +29,7 @@ for fast, hand-checkable tests.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 from math import comb
@@ -177,10 +178,15 @@ def _multisets(spec: DealSpec):
     return ids, lists, sizes, position
 
 
-def build_deal_tree(spec: DealSpec = DealSpec()) -> DealTree:
-    """The public tree of one deal (breadth-first; see the module docstring)."""
+def build_deal_tree(spec: DealSpec = DealSpec(), use_cache: bool = False) -> DealTree:
+    """The public tree of one deal (breadth-first; see the module docstring).
+
+    ``use_cache`` keeps the enumerated nodes in the solver's cache directory
+    (the plain-Python enumeration is most of the build: about 8 s at 0-0).
+    """
     ids, lists, sizes, position = _multisets(spec)
-    cols = {k: np.asarray(v) for k, v in _walk(spec, ids).items()}
+    cols = _cached_walk(spec, ids) if use_cache else {
+        k: np.asarray(v) for k, v in _walk(spec, ids).items()}
     player, parent = cols["player"], cols["parent"].astype(np.int32)
     n = len(player)
     n_children = np.zeros(n, dtype=np.int32)
@@ -250,6 +256,24 @@ def _entries(parent, ms, entry_start, entry_count, lists, position, n_entries, f
                         winner = 1 - p
                     esign[s + k] = 0 if winner == 2 else (1 if winner == 0 else -1)
     return etype, eparent, esign
+
+
+TREE_VERSION = 1  # bump when the enumeration changes (cached trees and strategies)
+
+
+def _cached_walk(spec: DealSpec, ids: dict) -> dict:
+    """``_walk``'s columns from the cache directory, enumerated and stored on a miss."""
+    from simulators.truc.solver.cache import cache_dir, save_npz
+
+    name = "_".join(str(v) for v in dataclasses.astuple(spec)).translate(
+        str.maketrans("(), ", "--- ")).replace(" ", "")
+    path = cache_dir() / f"tree_v{TREE_VERSION}_{name}.npz"
+    if path.exists():
+        with np.load(path) as data:
+            return {k: data[k] for k in _COLUMNS}
+    cols = {k: np.asarray(v) for k, v in _walk(spec, ids).items()}
+    save_npz(path, **cols)
+    return cols
 
 
 _COLUMNS = ("player", "parent", "action", "payoff", "kind", "slot", "stake", "pending", "ms0",

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from simulators.truc.solver.cache import cache_dir, save_npz
 from simulators.truc.solver.cfr import (
     _down,
     _down_args,
@@ -29,9 +28,9 @@ from simulators.truc.solver.cfr import (
     evaluate,
     solve,
 )
-from simulators.truc.solver.deal import DealSpec, DealTree, build_deal_tree
+from simulators.truc.solver.deal import TREE_VERSION, DealSpec, DealTree, build_deal_tree
 
-SOLVER_VERSION = 1  # bump when the tree or the solver changes what a stored strategy means
+SOLVER_VERSION = TREE_VERSION  # bump TREE_VERSION when the tree changes a stored strategy
 DEFAULT_TARGET = 0.005  # points per deal
 
 
@@ -54,18 +53,6 @@ class SolvedDeal:
                 "seconds": self.seconds}
 
 
-def cache_dir() -> Path:
-    """Where solved deals are kept (created on demand)."""
-    root = os.environ.get("TAPISVERT_CACHE")
-    if root:
-        base = Path(root)
-    else:
-        import platformdirs
-
-        base = Path(platformdirs.user_cache_dir("tapisvert"))
-    return base / "truc_solver"
-
-
 def _stem(spec: DealSpec, target: float) -> str:
     fields = "_".join(f"{v}" for v in dataclasses.astuple(spec)).replace(", ", "-")
     return f"v{SOLVER_VERSION}_{fields}_t{target:g}".translate(str.maketrans("(),", "  -")) \
@@ -78,7 +65,7 @@ def solved_deal(spec: DealSpec | None = None, target: float = DEFAULT_TARGET,
     spec = DealSpec() if spec is None else spec
     if not 0 < target < 1:
         raise ValueError(f"target must be in (0, 1) points per deal, got {target!r}")
-    deal = build_deal_tree(spec)
+    deal = build_deal_tree(spec, use_cache=use_cache)
     path = cache_dir() / f"{_stem(spec, target)}.npz"
     if use_cache and path.exists():
         with np.load(path) as data:
@@ -97,19 +84,10 @@ def solved_deal(spec: DealSpec | None = None, target: float = DEFAULT_TARGET,
 
 
 def _store(path: Path, solved: SolvedDeal) -> None:
-    """Write atomically: a temporary file in the same directory, then a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    meta = json.dumps(solved.report())
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-    os.close(fd)
-    try:
-        np.savez_compressed(tmp, strategy=solved.strategy.astype(np.float32),
-                            curve=np.array(solved.curve, dtype=float).reshape(-1, 3),
-                            meta=np.array(meta))
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    """Write atomically (see ``cache.save_npz``)."""
+    save_npz(path, strategy=solved.strategy.astype(np.float32),
+             curve=np.array(solved.curve, dtype=float).reshape(-1, 3),
+             meta=np.array(json.dumps(solved.report())))
 
 
 def best_response_values(solved: SolvedDeal, strategy: np.ndarray) -> tuple[float, float]:
