@@ -1,0 +1,89 @@
+"""Every shell command of the README, run verbatim in a fresh temporary directory.
+
+The README says that ``TAPISVERT_SCALE`` multiplies every size; the commands
+run with ``TAPISVERT_SCALE=0.01`` so the whole set takes seconds, not hours.
+Commands that are not ``tapisvert`` itself are listed in ``NOT_RUN_HERE``
+with the reason (and where they are exercised instead).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).parents[2] / "README.md"
+SCALE = "0.01"
+
+NOT_RUN_HERE = {
+    "pip install": "installs the project (the suite runs on that install); the command after "
+                   "&& is run here",
+    "python -m pytest": "the test suite itself",
+    "python bench/harness.py": "a benchmark that rewrites docs/performance.md; its --quick "
+                               "smoke test runs in the suite",
+    "python -m simulators.bianco_mano.crosscheck": "10^6 deals: run by the slow test below",
+}
+
+
+def shell_lines() -> list[str]:
+    """Every command line of the README's ``bash`` blocks (comments kept: bash drops them)."""
+    lines = []
+    for block in re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S):
+        lines += [line.strip() for line in block.splitlines() if line.strip()
+                  and not line.strip().startswith("#")]
+    return lines
+
+
+def tapisvert_commands() -> list[str]:
+    """The tapisvert commands: whole lines, or the part after ``&&`` of an install line."""
+    found = []
+    for line in shell_lines():
+        if line.startswith("tapisvert "):
+            found.append(line)
+        elif "&& tapisvert " in line:
+            found.append(line[line.index("tapisvert "):])
+    return found
+
+
+def run_here(command: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "TAPISVERT_SCALE": SCALE}
+    env.pop("TAPISVERT_DEBUG", None)
+    return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=900)
+
+
+def test_every_readme_command_is_run_or_accounted_for():
+    readme = README.read_text()
+    assert "TAPISVERT_SCALE" in readme  # the README says how the sizes are made smaller
+    commands = tapisvert_commands()
+    assert len(commands) >= 15
+    for line in shell_lines():
+        assert line.startswith("tapisvert ") or any(
+            line.startswith(prefix) for prefix in NOT_RUN_HERE), f"README command not run: {line}"
+
+
+@pytest.mark.parametrize("command", tapisvert_commands())
+def test_readme_command(command, tmp_path):
+    done = run_here(command, tmp_path)
+    assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"
+    assert "Traceback" not in done.stderr
+    words = command.split()
+    if words[1] in ("simulate", "compare", "sweep"):
+        assert f"TAPISVERT_SCALE={float(SCALE):g}" in done.stdout
+    if "--out" in words:
+        assert (tmp_path / words[words.index("--out") + 1]).stat().st_size > 0
+    if "--out-dir" in words:
+        assert (tmp_path / words[words.index("--out-dir") + 1] / "manifest.json").exists()
+    if words[1] == "report":
+        assert list((tmp_path / "reports").glob("*.html"))
+
+
+@pytest.mark.slow
+def test_readme_crosscheck_command(tmp_path):
+    for line in shell_lines():
+        if line.startswith("python -m simulators.bianco_mano.crosscheck"):
+            done = run_here(line, tmp_path)
+            assert done.returncode == 0, done.stderr[-3000:]
