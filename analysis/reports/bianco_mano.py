@@ -817,9 +817,11 @@ def findings_games(summary: pl.DataFrame) -> tuple[str, ...]:
             f"{p} players: the first dealer scores {num(diff, signed=True)} points per game "
             f"relative to the mean of the other seats (paired, n={fmt_count(diff.n)} games) "
             "and wins "
-            f"{pct(share)} of games against an equal share of {100 / p:.1f}%; the best "
-            f"position is {_first_dealer_label(best['index'], p)} with "
-            f"{best['value']:+.2f} points per game."
+            f"{pct(share)} of games against an equal share of {100 / p:.1f}%; "
+            + (f"the best position is {_first_dealer_label(best['index'], p)} with "
+               f"{best['value']:+.2f} points per game." if best["low"] > 0 else
+               "no position scores significantly more than the others (every interval "
+               "covers 0).")
         )
     seat = summary.filter((pl.col("group") == "seat") & (pl.col("metric") == "score"))
     inside, total = 0, 0
