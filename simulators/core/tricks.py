@@ -40,8 +40,8 @@ player in turn from a cut deck; :func:`prefix_masks` and :func:`range_mask`
 give the union of any run of deck positions in two lookups.
 
 The trick loop. :func:`play_tricks` plays whole tricks over a batch of hands
-(by seat), asking ``before_card(view)`` before each card (a game's proposals,
-or what a player learns; it may end rows) and ``choose(view)`` for each card
+(by seat), asking ``before_card(view, record)`` before each card (a game's
+proposals, or what a player learns; it may end rows) and ``choose(view)`` for each card
 (the game's policy adapter). ``view`` is a :class:`CardView` of the player to
 act. Illegal cards raise :class:`~simulators.core.dispatch.IllegalAction`. Per
 card, legality, the trick winner and all bookkeeping are one compiled step
@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -483,7 +483,7 @@ _NO_BEST = 255
 
 @numba.njit(cache=True)
 def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask, state,
-               plays, winners, won, tricks_won, duties,
+               plays, winners, won, tricks_won, duties, duty_row,
                v_seat, v_hand, v_legal, v_led, v_led_mask, v_best, v_best_seat, v_opponent,
                v_team):
     """Play cards[j] for row rows[j] (j itself if dense) at position k of trick t,
@@ -493,8 +493,6 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
     trick's last card the winner is recorded and credited and leads next (a
     tie under rank_only: the leader again).
     """
-    follow, beat, trump, overtrump, undertrump = duties[0], duties[1], duties[2], duties[3], \
-        duties[4]
     one = np.uint32(1)
     last = k == n - 1
     t = np.uint64(t)
@@ -577,8 +575,10 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
             v_best_seat[j] = bseat
             v_opponent[j] = opponent
             v_team[j] = team[i, nseat]
+            d = duty_row[i]
             v_legal[j] = _legal_one(hand, led_mask, best, best_trump, trump_mask[i], opponent,
-                                    follow, beat, trump, overtrump, undertrump)
+                                    duties[d, 0], duties[d, 1], duties[d, 2], duties[d, 3],
+                                    duties[d, 4])
 
 
 @numba.njit(cache=True)
@@ -590,12 +590,13 @@ def _lead_view(n, hands, state, v_seat, v_hand, v_legal):
         v_legal[i] = hands[i, seat]
 
 
-def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligations, *,
+def play_tricks(hands, leader, n_tricks: int, trump_mask,
+                obligations: Obligations | Sequence[Obligations], *,
                 choose: Callable[[CardView], np.ndarray],
-                before_card: Callable[[CardView], np.ndarray | None] | None = None,
+                before_card: Callable[[CardView, TrickRecord], np.ndarray | None] | None = None,
                 team=None, direction: int = CLOCKWISE, rank_only: bool = False,
-                units=None, describe: Callable[[int, int, CardView], str] | None = None,
-                ) -> TrickRecord:
+                table=None, units=None,
+                describe: Callable[[int, int, CardView], str] | None = None) -> TrickRecord:
     """Play ``n_tricks`` tricks on a batch of deals; the winner of each leads the next.
 
     Parameters
@@ -603,16 +604,19 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
     hands : (N, n) uint32 masks by seat (not modified).
     leader : (N,) seat leading the first trick.
     trump_mask : (N,) or scalar uint32, ``SUIT_MASK[trump]`` (0: no trump).
-    obligations : the game's duty table.
+    obligations : the game's duty table, or several (e.g. one with trump and one
+        without) with ``table`` giving each row's.
     choose : ``choose(view) -> cards`` (int, one per row of ``view``): the policy.
-    before_card : optional ``before_card(view)``, called before ``choose``; it may
-        return a bool array (one per row of ``view``) of rows that end now (no
-        more cards), or None.
+    before_card : optional ``before_card(view, record)``, called before ``choose``
+        with the :class:`TrickRecord` so far (full-batch arrays, filled up to the
+        previous card: e.g. ``record.tricks_won``); it may return a bool array
+        (one per row of ``view``) of rows that end now (no more cards), or None.
     team : (N, n) or (n,) team label of each seat (default: every seat its own
         team); decides "an opponent holds the trick".
     direction : :data:`CLOCKWISE` or :data:`COUNTER_CLOCKWISE`.
     rank_only : strength by rank alone (suits ignored); equal ranks tie the
         trick, which then has no winner and its leader leads again.
+    table : (N,) index into ``obligations`` when several are given.
     units : (N,) row ids used in error messages (default ``arange(N)``).
     describe : ``describe(row_in_view, card, view) -> str`` for an illegal card.
     """
@@ -626,7 +630,7 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
     team = np.zeros((n_rows, n), I8) + (np.arange(n, dtype=I8) if team is None
                                         else np.asarray(team, dtype=I8))
     units = np.arange(n_rows) if units is None else np.asarray(units)
-    duties = np.array(obligations.codes(), dtype=np.int64)
+    duties, duty_row = _duty_tables(obligations, table, n_rows)
 
     state = np.zeros((n_rows, 4), U32)
     state[:, STATE_INFO] = (np.broadcast_to(leader, (n_rows,)).astype(U32) << U32(24)) \
@@ -637,6 +641,7 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
     won = np.zeros((n_rows, n), U32)
     tricks_won = np.zeros((n_rows, n), I8)
 
+    record = TrickRecord(plays, leaders, winners, won, tricks_won, hands)
     rows = np.arange(n_rows)
     dense = True
     seat, hand, legal = np.empty(n_rows, I8), np.empty(n_rows, U32), np.empty(n_rows, U32)
@@ -649,7 +654,7 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
         for k in range(n):
             view = view._replace(trick=t, position=k, rows=None if dense else rows)
             if before_card is not None:
-                ended = before_card(view)
+                ended = before_card(view, record)
                 if ended is not None and np.any(ended):
                     keep = ~np.asarray(ended, dtype=bool)
                     rows = rows[keep]
@@ -667,14 +672,31 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask, obligations: Obligatio
                 _reject_illegal(cards, view, units[rows], describe)
             out = _view_arrays(rows.size, view.led_suit)
             _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask,
-                       state, plays, winners, won, tricks_won, duties, *out)
+                       state, plays, winners, won, tricks_won, duties, duty_row, *out)
             # table and played are views of the state (no copy) when every row plays
-            table = state[:, STATE_TABLE] if dense else state[rows, STATE_TABLE]
+            on_table = state[:, STATE_TABLE] if dense else state[rows, STATE_TABLE]
             played = state[:, STATE_PLAYED] if dense else state[rows, STATE_PLAYED]
-            view = CardView(t, k, view.rows, *out, table, played)
+            view = CardView(t, k, view.rows, *out, on_table, played)
         if not rows.size:
             break
-    return TrickRecord(plays, leaders, winners, won, tricks_won, hands)
+    return record
+
+
+def _duty_tables(obligations, table, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """(tables, 5) duty codes and each row's table index, checked."""
+    if isinstance(obligations, Obligations):
+        if table is not None:
+            raise ValueError("table: give several obligations to choose among, or no table")
+        return np.array([obligations.codes()], dtype=np.int64), np.zeros(n_rows, np.int64)
+    tables = tuple(obligations)
+    if not tables or not all(isinstance(o, Obligations) for o in tables):
+        raise ValueError("obligations must be an Obligations or a sequence of them")
+    if table is None:
+        raise ValueError("table: each row's index into obligations is required")
+    row = np.ascontiguousarray(np.broadcast_to(np.asarray(table), (n_rows,)), dtype=np.int64)
+    if row.size and (row.min() < 0 or row.max() >= len(tables)):
+        raise ValueError(f"table must index obligations (0..{len(tables) - 1})")
+    return np.array([o.codes() for o in tables], dtype=np.int64), row
 
 
 def _view_arrays(m: int, led_suit: np.ndarray) -> tuple[np.ndarray, ...]:

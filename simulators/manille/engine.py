@@ -229,31 +229,16 @@ def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at)
     """The eight tricks on the shared kernel (MA-5). Returns plays (cards in play order),
     the winner's turn-order position per trick, the taking team's won cards and its tricks.
 
-    The kernel takes one duty table per call: with ``sans_atout_must_beat``
-    off, sans-atout deals and trump deals are played as two sub-batches; with
-    it on, the trump table serves both (a sans-atout deal has no trump card,
-    so only its beating duty can bind, and the option keeps it).
+    One kernel call with two duty tables: sans-atout deals use the table without
+    the beating duty unless ``sans_atout_must_beat`` keeps it (a sans-atout
+    deal has no trump card, so the trump table's other duties cannot bind).
     """
     n_rows = len(dealer)
     seat_hands = np.take_along_axis(hands, _position_of_seat(dealer), 1)
-    sans_atout = trump == R.SANS_ATOUT
-    if config.sans_atout_must_beat or not sans_atout.any():
-        # with the option, the trump table serves sans atout too: no trump card, no trump duty
-        groups = [(np.arange(n_rows), R.MA5_DUTIES)]
-    elif sans_atout.all():
-        groups = [(np.arange(n_rows), R.MA5_SANS_ATOUT_DUTIES)]
-    else:
-        groups = [(np.flatnonzero(~sans_atout), R.MA5_DUTIES),
-                  (np.flatnonzero(sans_atout), R.MA5_SANS_ATOUT_DUTIES)]
-    plays = np.empty((n_rows, R.N_TRICKS, R.N_SEATS), dtype=I8)
-    winners = np.empty((n_rows, R.N_TRICKS), dtype=I8)
-    won = np.empty((n_rows, R.N_SEATS), dtype=U32)
-    tricks_won = np.empty((n_rows, R.N_SEATS), dtype=I8)
-    for rows, duties in groups:
-        record = _play_group(dispatch, units[rows], seat_hands[rows], dealer[rows], trump[rows],
-                             level[rows], duties, noise_at, rows)
-        plays[rows], winners[rows] = record.plays, record.winners
-        won[rows], tricks_won[rows] = record.won, record.tricks_won
+    table = ((trump == R.SANS_ATOUT) & (not config.sans_atout_must_beat)).astype(np.int8)
+    record = _play_group(dispatch, units, seat_hands, dealer, trump, level,
+                         (R.MA5_DUTIES, R.MA5_SANS_ATOUT_DUTIES), table, noise_at)
+    plays, winners, won, tricks_won = record.plays, record.winners, record.won, record.tricks_won
     taking_seat = dealer.astype(np.intp)  # the dealer and his partner (MA-3)
     partner = (taking_seat + 2) % R.N_SEATS
     rows = np.arange(n_rows)
@@ -268,8 +253,9 @@ def _position_of_seat(dealer: np.ndarray) -> np.ndarray:
     return ((dealer[:, None] - 1 - np.arange(R.N_SEATS)[None, :]) % R.N_SEATS).astype(np.intp)
 
 
-def _play_group(dispatch, units, hands, dealer, trump, level, duties, noise_at, batch_rows):
-    """Play the tricks of rows sharing one duty table; the policies see a PlayObs per card."""
+def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noise_at):
+    """Play the tricks (``table``: each row's index into ``duties``); the policies see a
+    PlayObs per card."""
     trump_mask = SUIT_MASK5[trump]
     taking_team = dealer % 2
 
@@ -277,7 +263,7 @@ def _play_group(dispatch, units, hands, dealer, trump, level, duties, noise_at, 
         sub = slice(None) if view.rows is None else view.rows
         noise = noise_at(SLOT_PLAY + R.N_SEATS * view.trick + view.position)
         if noise is not None:
-            noise = noise[batch_rows[sub]]
+            noise = noise[sub]
         obs = PlayObs(view.hand, view.legal, view.seat, view.position, view.trick, trump[sub],
                       trump_mask[sub], view.led_suit, view.led_mask, view.winning_card,
                       ~view.opponent_holds, view.table, view.played,
@@ -290,8 +276,8 @@ def _play_group(dispatch, units, hands, dealer, trump, level, duties, noise_at, 
                 f"{R.format_cards(bits.cards_of(int(view.legal[j])))} (MA-5)")
 
     leader = (dealer.astype(np.int64) - 1) % R.N_SEATS  # MA-5: the dealer's right leads
-    return tricks.play_tricks(hands, leader, R.N_TRICKS, trump_mask, duties, choose=choose,
-                              team=TEAM_OF_SEAT, direction=tricks.COUNTER_CLOCKWISE,
+    return tricks.play_tricks(hands, leader, R.N_TRICKS, trump_mask, duties, table=table,
+                              choose=choose, team=TEAM_OF_SEAT, direction=tricks.COUNTER_CLOCKWISE,
                               units=units, describe=describe)
 
 

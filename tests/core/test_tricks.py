@@ -266,7 +266,7 @@ def test_loop_hook_ends_rows_and_sees_each_card():
     hands = np.tile(np.array([[mask(0, 4), mask(1, 5)]], dtype=np.uint32), (3, 1))
     seen = []
 
-    def before(view):
+    def before(view, record):
         seen.append((view.trick, view.position, None if view.rows is None else view.rows.tolist()))
         if view.trick == 1 and view.position == 0:
             return np.array([r == 1 for r in range(len(view.seat))])
@@ -368,3 +368,50 @@ def test_cut_decks_matches_a_rotation():
     cuts = gen.integers(1, 32, 50)
     got = T.cut_decks(decks, cuts)
     assert all((got[i] == np.roll(decks[i], -cuts[i])).all() for i in range(50))
+
+
+def test_loop_several_duty_tables_by_row():
+    """Rows under different tables in one batch play as they would alone."""
+    gen = np.random.default_rng(8)
+    n_rows = 300
+    deck = np.argsort(gen.random((n_rows, 32)), axis=1).astype(np.int8)
+    hands = T.deal_packets(deck, 4, (3, 2, 3))
+    trump = np.where(np.arange(n_rows) % 3 == 0, T.NO_TRUMP, np.arange(n_rows) % 4)
+    no_trump = Obligations(beat=Duty.NEVER, trump=Duty.NEVER, overtrump=Duty.NEVER,
+                           undertrump=False)
+    table = (trump == T.NO_TRUMP).astype(np.int8)
+    team = np.array([0, 1, 0, 1])
+    mixed = T.play_tricks(hands, 0, 8, T.SUIT_MASK[trump], (COURTEOUS, no_trump), table=table,
+                          choose=_strongest_legal, team=team)
+    for which, duties in ((0, COURTEOUS), (1, no_trump)):
+        rows = table == which
+        alone = T.play_tricks(hands[rows], 0, 8, T.SUIT_MASK[trump[rows]], duties,
+                              choose=_strongest_legal, team=team)
+        assert (alone.plays == mixed.plays[rows]).all()
+    with pytest.raises(ValueError, match="table: each row's index"):
+        T.play_tricks(hands, 0, 8, 0, (COURTEOUS, no_trump), choose=_strongest_legal)
+    with pytest.raises(ValueError, match="table must index obligations"):
+        T.play_tricks(hands, 0, 8, 0, (COURTEOUS,), table=2, choose=_strongest_legal)
+
+
+def test_loop_hook_reads_the_record_so_far():
+    """A game that ends when a player holds two tricks (three tricks, two players)."""
+    hands = np.array([[mask(0, 8, 30), mask(4, 12, 16)],     # seat 0 wins tricks 1 and 2
+                      [mask(0, 12, 20), mask(4, 8, 24)]], dtype=np.uint32)  # 1-1, then 0
+    ends = []
+
+    def before(view, record):
+        done = (record.tricks_won.max(axis=1) >= 2)
+        if view.rows is not None:
+            done = done[view.rows]
+        ends.append((view.trick, view.position, done.tolist()))
+        return done
+
+    def leader_strongest(view):
+        return _strongest_legal(view)
+
+    rec = T.play_tricks(hands, 0, 3, np.uint32(0), T.FREE_PLAY, choose=leader_strongest,
+                        before_card=before, rank_only=True)
+    assert rec.winners[0].tolist() == [0, 0, -1] and rec.plays[0, 2].tolist() == [-1, -1]
+    assert rec.winners[1].tolist() == [0, 1, 0]
+    assert ends[4] == (2, 0, [True, False])
