@@ -426,7 +426,7 @@ def cmd_compare(args: argparse.Namespace) -> str:
     verdict = (("A is better" if paired["low"] > 0 else "B is better") if significant
                else "no significant difference at 95% (the interval covers 0)")
     lines = [
-        f"Score per {experiment.unit.singular} of seat(s) {','.join(map(str, seats))} "
+        f"Score per {experiment.unit.singular} of {_seats_phrase(seats)} "
         f"(other seats: {policy_label(experiment.game, baseline)}), same "
         f"{experiment.unit.name} for A and B.",
         f"score = {experiment.unit.score}",
@@ -498,8 +498,8 @@ def cmd_sweep(args: argparse.Namespace) -> str:
     keep = [c for c in table.columns if c.startswith("param_")] + [
         "n", *metrics[:3], "score", "diff_vs_first", "diff_low", "diff_high", "p_adjusted"]
     swept = type(experiment.policies[0]).__name__
-    lines = [f"score = mean per {experiment.unit.singular} of seat(s) "
-             f"{','.join(map(str, seats))}, who play the swept {swept} (other seats: "
+    lines = [f"score = mean per {experiment.unit.singular} of {_seats_phrase(seats)}, who "
+             f"play the swept {swept} (other seats: "
              f"{policy_label(experiment.game, experiment.policies[0])}); one score is "
              f"{experiment.unit.score}",
              show(table.select([c for c in keep if c in table.columns])),
@@ -784,6 +784,28 @@ def _game_named(argv: list[str]) -> str | None:
     return words[1] if len(words) == 2 and words[1] in registered_names() else None
 
 
+def _seats_phrase(seats) -> str:
+    """'seat 0' or 'seats 0, 2'."""
+    seats = list(seats)
+    return f"seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}"
+
+
+def _parse(argv: list[str], args: argparse.Namespace) -> argparse.Namespace:
+    """Parse with the named game's flags only; a flag of another game is then
+    parsed with every game's flags, so the error names what the game lacks
+    (e.g. "unit must be one of ...") rather than an unknown flag."""
+    game = _game_named(argv)
+    try:
+        return build_parser(game).parse_args(argv, namespace=argparse.Namespace(**vars(args)))
+    except UsageError as exc:
+        if game is None or not str(exc).startswith("unrecognized arguments"):
+            raise
+        try:
+            return build_parser(None).parse_args(argv, namespace=args)
+        except UsageError:
+            raise exc from None
+
+
 def _fail(message: str, status: int = EXIT_USAGE) -> int:
     text = message.strip().splitlines()[0] if message.strip() else "failed"
     print(f"tapisvert: error: {text}", file=sys.stderr, flush=True)
@@ -797,8 +819,7 @@ def main(argv: list[str] | None = None) -> int:
     args = argparse.Namespace(resume_hint=None)
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
-        parser = build_parser(_game_named(argv))
-        args = parser.parse_args(argv, namespace=args)
+        args = _parse(argv, args)
         text = args.run(args)
         print(text, flush=True)
     except SystemExit as exc:  # --help and --version

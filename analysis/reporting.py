@@ -474,8 +474,7 @@ def _build(game: Game | str, out_dir: str | Path, *, scale: float, seed: int, n_
     check_out_dir(out_dir)
     figures = out_dir / f"{game.slug}_figures"
     if figures.exists() and not figures.is_dir():
-        raise ValueError(f"a file is in the way of the figures directory: "
-                                 f"{str(figures)!r}")
+        raise ValueError(f"a file is in the way of the figures directory: {str(figures)!r}")
     say = progress if progress is not None else (lambda _message: None)
     ctx = ReportContext(base_experiment(game, int(seed), config), float(scale), int(seed))
     plan = dict(report.plan(ctx))  # every experiment validated before any work

@@ -302,6 +302,7 @@ def _reopen(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _P
                          f"{experiment.unit.name}; give that size to resume it, a larger one "
                          "to extend it, or use another directory")
     for table in tables:  # a killed writer may have left a temporary file
+        (out_dir / table).mkdir(exist_ok=True)
         for stale in (out_dir / table).glob(".part-*.tmp"):
             stale.unlink()
     plan = _Plan(out_dir, experiment, chunk, tables, manifest)
@@ -320,13 +321,20 @@ def _reopen(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _P
     return plan
 
 
+def _only_a_killed_start(out_dir: Path) -> bool:
+    """True when ``out_dir`` holds nothing, or only what a run killed before its
+    manifest was in place leaves: its own temporary manifest file."""
+    return all(p.is_file() and p.name.startswith(f".{MANIFEST}.") and p.name.endswith(".tmp")
+               for p in out_dir.iterdir())
+
+
 def check_run_dir(out_dir: Path) -> None:
     """Refuse a directory that could not hold a run, before any work: not a run and not
     empty, a file, or a place where nothing can be created."""
     if out_dir.exists():
         if not out_dir.is_dir():
             raise ValueError(f"{str(out_dir)!r} is a file, not a run directory")
-        if not (out_dir / MANIFEST).exists() and any(out_dir.iterdir()):
+        if not (out_dir / MANIFEST).exists() and not _only_a_killed_start(out_dir):
             raise ValueError(f"{str(out_dir)!r} exists and is not an empty directory or a run")
     check_writable(out_dir)
 
@@ -355,8 +363,8 @@ def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     check_run_dir(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for table in tables:
-        (out_dir / table).mkdir(exist_ok=True)
+    for stale in out_dir.glob(f".{MANIFEST}.*.tmp"):
+        stale.unlink()
     manifest = {
         "experiment": experiment.to_dict(),
         "seed_entropy": root_entropy(experiment.seed),
@@ -370,7 +378,9 @@ def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _
         "sessions": [],
         "complete": False,
     }
-    _write_manifest(out_dir, manifest)
+    _write_manifest(out_dir, manifest)  # first: a run killed from here on can be resumed
+    for table in tables:
+        (out_dir / table).mkdir(exist_ok=True)
     return _Plan(out_dir, experiment, chunk_size, tables, manifest)
 
 

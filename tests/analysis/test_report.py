@@ -141,9 +141,9 @@ def test_out_dir_that_is_a_file_raises_and_writes_nothing(tmp_path):
     blocker = tmp_path / "not_a_dir"
     blocker.write_text("keep me")
     before = _listing(tmp_path)
-    with pytest.raises(OSError):
+    with pytest.raises(ValueError, match="report output path is a file"):
         build_bianco_mano_report(blocker, scale=SCALE, seed=SEED)
-    with pytest.raises(OSError):
+    with pytest.raises(ValueError, match="is a file"):
         build_bianco_mano_report(blocker / "sub", scale=SCALE, seed=SEED)
     assert _listing(tmp_path) == before
 
@@ -153,7 +153,7 @@ def test_blocked_figures_directory_is_refused_before_any_work(tmp_path):
     out.mkdir()
     (out / FIGURE_DIR).write_text("in the way")
     before = _listing(tmp_path)
-    with pytest.raises(OSError, match="bianco_mano_figures"):
+    with pytest.raises(ValueError, match="in the way of the figures directory: .*_figures"):
         build_bianco_mano_report(out, scale=0.002, seed=SEED)
     assert _listing(tmp_path) == before
 

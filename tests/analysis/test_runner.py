@@ -56,6 +56,28 @@ def test_run_directory_guards(tmp_path):
         load(tmp_path / "other")
 
 
+def test_a_run_killed_before_its_manifest_starts_again(tmp_path):
+    """Killed while the manifest was being written: only its temporary file is left."""
+    killed = tmp_path / "killed"
+    killed.mkdir()
+    (killed / ".manifest.json.abc123.tmp").write_text('{"experim')
+    small = DEALS.replace(size=2_000)
+    result = run(small, killed, chunk_size=1_000, progress=False)
+    assert sorted(p.name for p in killed.iterdir()) == ["deals", "manifest.json"]
+    fresh = run(small, tmp_path / "fresh", chunk_size=1_000, progress=False)
+    assert_frame_equal(result.table("deals"), fresh.table("deals"))
+
+
+def test_a_run_killed_before_its_table_folders_resumes(tmp_path):
+    small = DEALS.replace(size=2_000)
+    first = run(small, tmp_path / "r", chunk_size=1_000, progress=False)
+    expected = first.table("deals")
+    for part in first.parts("deals"):
+        part.unlink()
+    (tmp_path / "r" / "deals").rmdir()
+    assert_frame_equal(run(small, tmp_path / "r", progress=False).table("deals"), expected)
+
+
 def _cli(out_dir, *extra):
     return [sys.executable, "-m", "analysis.cli", "simulate", "bianco-mano", "--deals", "600000",
             "--chunk-size", "20000", "--seed", "5", "--out-dir", str(out_dir), "--no-progress",

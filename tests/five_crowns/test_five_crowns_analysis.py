@@ -52,7 +52,7 @@ def test_compare_two_heuristics_on_the_same_rounds(capsys):
     assert main(["compare", "five-crowns", "--rounds", "600", "--option", "round_no=7",
                  "--players", "3", "--a-param", "take_margin=30"]) == 0
     out = capsys.readouterr().out
-    assert "A - B paired" in out and "Score per round of seats 0" in out
+    assert "A - B paired" in out and "Score per round of seat 0 " in out
     assert "minus the penalty points of the round" in out  # what the score means
 
 
