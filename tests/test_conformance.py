@@ -25,6 +25,15 @@ def test_game_passes_the_conformance_check(name, check):
     CHECKS[check](games()[name])
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [g for g in GAMES if games()[g].conformance.slow_policies])
+def test_slow_policies_replay_and_conserve(name):
+    """The policies the default run leaves out (minutes to build), replayed and conserved."""
+    game = games()[name]
+    assert CHECKS["replay"](game, slow=True) > 0
+    CHECKS["conservation"](game, slow=True)
+
+
 def _unit_cases():
     return [(g, u.name) for g in GAMES for u in games()[g].units]
 

@@ -18,7 +18,8 @@ check                  what it asserts
                        in uneven pieces crossing a seeding block boundary
 ``determinism``        the same seed gives the same tables, another seed others
 ``replay``             the referee replays engine units move by move, agreeing on
-                       every move and score (every policy that can play the unit)
+                       every move and score (every policy that can play the unit;
+                       a game's ``slow_policies`` under ``pytest -m slow`` only)
 ``conservation``       every card of every deck accounted for exactly once
 ``bad_input``          bad options, counts, policies and policy counts refused
                        with a ``ValueError`` naming what is wrong
@@ -46,10 +47,12 @@ def _where(game: Game, unit: Unit, config) -> str:
     return f"{game.name} {unit.name} {config}"
 
 
-def usable_policies(game: Game, unit: Unit) -> list[str]:
-    """Registered policies that have every decision method the unit asks for."""
+def usable_policies(game: Game, unit: Unit, *, slow: bool = False) -> list[str]:
+    """Registered policies that have every decision method the unit asks for (those of
+    ``game.conformance.slow_policies`` only when ``slow``)."""
     return [name for name, cls in game.policies.items()
-            if all(callable(getattr(cls, m, None)) for m in unit.policy_methods)]
+            if all(callable(getattr(cls, m, None)) for m in unit.policy_methods)
+            and (slow or name not in game.conformance.slow_policies)]
 
 
 def random_policy(game: Game, unit: Unit) -> Policy:
@@ -127,13 +130,14 @@ def check_determinism(game: Game, count: int = 20) -> None:
             f"{_where(game, unit, config)}: seeds {SEED} and {SEED + 1} give the same tables"
 
 
-def check_replay(game: Game, counts: dict[str, int] | None = None) -> int:
+def check_replay(game: Game, counts: dict[str, int] | None = None, *,
+                 slow: bool = False) -> int:
     """The referee replays engine units of every config, unit and usable policy."""
     checked = 0
     for config in game.conformance.configs:
         for unit in game.units:
             count = (counts or {}).get(unit.name, 20)
-            for name in usable_policies(game, unit):
+            for name in usable_policies(game, unit, slow=slow):
                 n = game.conformance.replay(unit.name, config, game.make_policy(name), 0, count,
                                             SEED)
                 assert n > 0 or game.conformance.doc, \
@@ -142,11 +146,11 @@ def check_replay(game: Game, counts: dict[str, int] | None = None) -> int:
     return checked
 
 
-def check_conservation(game: Game, count: int = 200) -> None:
+def check_conservation(game: Game, count: int = 200, *, slow: bool = False) -> None:
     """Card conservation on real batches of every example config and usable policy."""
     unit = game.units[0]
     for config in game.conformance.configs:
-        for name in usable_policies(game, unit):
+        for name in usable_policies(game, unit, slow=slow):
             game.conformance.conservation(config, game.make_policy(name), 0, count, SEED)
 
 

@@ -217,6 +217,9 @@ class Conformance:
         e.g. ``({"n_players": 2}, "n_players")``: (options, text the message
         must contain).
     doc : anything the suite should know (units without a referee…).
+    slow_policies : registered policies the default suite leaves out because
+        building one takes minutes (e.g. a solved equilibrium); the slow suite
+        (``pytest -m slow``) replays and conserves them too.
     """
 
     configs: tuple[Any, ...]
@@ -225,6 +228,7 @@ class Conformance:
     invariants: Callable[[str, Any, Tables], None]
     bad_options: tuple[tuple[Mapping[str, Any], str], ...] = ()
     doc: str = ""
+    slow_policies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
