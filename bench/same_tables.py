@@ -1,12 +1,13 @@
-"""Same seed => same Bianco Mano tables: this checkout against an older commit.
+"""Same seed => same tables: this checkout against an older commit, for the games
+both hold (Bianco Mano and Five Crowns).
 
-Runs a set of configs and policies (deals and whole games) with the engine
-of this checkout and, in a subprocess, with the engine of another checkout
-(a git worktree), and asserts that every table and every raw array is
-identical. Run::
+Runs a set of configs and policies (Bianco Mano deals and whole games; Five
+Crowns rounds, whole games and solitaire) with the engines of this checkout
+and, in a subprocess, with those of another checkout (a git worktree), and
+asserts that every table and every raw array is identical. Run::
 
     git worktree add /tmp/base dae0a95
-    python bench/bm_same_tables.py --base /tmp/base
+    python bench/same_tables.py --base /tmp/base
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+FIVE_CROWNS_CASES = [  # (label, config kwargs, policy, params, rounds, games)
+    ("fc 4p heuristic round 11", {"n_players": 4, "round_no": 11}, "heuristic", {}, 600, 0),
+    ("fc 2p random round 3", {"n_players": 2, "round_no": 3}, "random", {}, 600, 0),
+    ("fc 7p heuristic round 7", {"n_players": 7, "round_no": 7}, "heuristic",
+     {"take_margin": 30}, 300, 0),
+    ("fc 3p heuristic games", {"n_players": 3}, "heuristic", {}, 0, 30),
+    ("fc 5p express games", {"n_players": 5, "first_round": 6}, "heuristic", {}, 0, 40),
+]
+N_SOLITAIRE = 400
 
 CASES = [  # (label, config kwargs, policy spec, deals, games)
     ("4p heuristic", {"n_players": 4}, "heuristic", 3000, 200),
@@ -72,12 +83,63 @@ def produce(out: Path) -> None:
             "game_arrays": {k: (None if v is None else np.asarray(v))
                             for k, v in games.arrays._asdict().items()},
         }
+    result.update(_five_crowns())
     out.write_bytes(pickle.dumps(result))
+
+
+def _array(value):
+    """An ndarray, or a tuple of them for a ragged field (e.g. per-turn logs)."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray) or value is None:
+        return value
+    return tuple(_array(v) for v in value) if isinstance(value, (list, tuple)) \
+        else np.asarray(value)
+
+
+def _same(a, b) -> bool:
+    import numpy as np
+
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+                and all(_same(x, y) for x, y in zip(a, b, strict=True)))
+    if (a is None) or (b is None):
+        return a is None and b is None
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and np.array_equal(a, b)
+
+
+def _five_crowns() -> dict:
+    """Five Crowns rounds, games and solitaire as tables and raw arrays."""
+
+    from simulators.five_crowns.engine import simulate_games, simulate_rounds
+    from simulators.five_crowns.policies import make_policy
+    from simulators.five_crowns.rules import FiveCrownsConfig
+    from simulators.five_crowns.solitaire import simulate_solitaire
+
+    result = {}
+    for label, kwargs, name, params, n_rounds, n_games in FIVE_CROWNS_CASES:
+        config = FiveCrownsConfig(**kwargs)
+        policy = make_policy(name, **params)
+        if n_rounds:
+            batch = simulate_rounds(config, policy, n_rounds, seed=21, first_round_id=40)
+            result[label] = {"round_table": batch.table.to_dict(as_series=False),
+                             "round_arrays": {k: _array(v) for k, v in
+                                              batch.arrays._asdict().items()}}
+        else:
+            batch = simulate_games(config, policy, n_games, seed=22, first_game=7)
+            result[label] = {"game_rounds": batch.rounds.to_dict(as_series=False),
+                             "game_games": batch.games.to_dict(as_series=False)}
+    solo = simulate_solitaire(make_policy("solitaire"), N_SOLITAIRE, seed=23, first_game=9)
+    result["fc solitaire"] = {"solitaire_table": solo.table.to_dict(as_series=False),
+                              "solitaire_arrays": {"decks": solo.decks,
+                                                   "moves_hand": solo.moves_hand,
+                                                   "moves_discard": solo.moves_discard}}
+    return result
 
 
 def compare(new: dict, old: dict) -> list[str]:
     """Differences between two results, one line each."""
-    import numpy as np
 
     problems = []
     for label in old:
@@ -85,9 +147,7 @@ def compare(new: dict, old: dict) -> list[str]:
             other = new[label][part]
             if part.endswith("arrays"):
                 for key, a in value.items():
-                    b = other[key]
-                    if (a is None) != (b is None) or (a is not None and (
-                            a.shape != b.shape or not np.array_equal(a, b))):
+                    if not _same(a, other[key]):
                         problems.append(f"{label}: {part}.{key} differs")
             elif value != other:
                 cols = [c for c in value if value[c] != other.get(c)]
@@ -118,8 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     problems = compare(new, old)
     for line in problems:
         print("DIFF", line)
-    print(f"{len(CASES)} cases (deals and games), {len(problems)} difference(s) against "
-          f"{args.base}")
+    print(f"{len(old)} cases (Bianco Mano deals and games; Five Crowns rounds, games and "
+          f"solitaire), {len(problems)} difference(s) against {args.base}")
     return 1 if problems else 0
 
 
