@@ -24,6 +24,7 @@ from joblib import Parallel, delayed
 from analysis import stats, summaries
 from analysis.experiment import Experiment, build_policy, check_seats, policy_label, seat_experiment
 from analysis.runner import check_n_jobs, local_parallel, tie_to_parent, workers
+from simulators.core.game import Game, Unit
 from simulators.core.params import Policy
 
 
@@ -178,6 +179,18 @@ def _apply(base: Experiment, point: Mapping[str, Any], seats: tuple[int, ...],
     return seat_experiment(exp, candidate, baseline, seats)
 
 
+_SWEEP_COLUMNS = ("n", "score", "diff_vs_first", "p_value", "p_adjusted")
+
+
+def check_metric_names(game: Game, unit: Unit) -> None:
+    """Refuse a unit whose metric would be overwritten by a sweep column."""
+    reserved = {*_SWEEP_COLUMNS, *(f"{c}_{end}" for c in _SWEEP_COLUMNS for end in ("low", "high"))}
+    taken = [m.name for m in unit.metrics if m.name in reserved]
+    if taken:
+        raise ValueError(f"{game.name} {unit.name}: metric {taken[0]!r} has the name of a sweep "
+                         f"column ({', '.join(_SWEEP_COLUMNS)}); rename the metric")
+
+
 def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
           seats: Sequence[int] = (0,), baseline: Policy | str | None = None,
           correction: str = "holm", confidence: float = 0.95, n_jobs: int = 1,
@@ -197,6 +210,7 @@ def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
     """
     check_n_jobs(n_jobs)
     points = parameter_grid(grid)
+    check_metric_names(base.game, base.unit)
     if baseline is None and len(base.policies) != 1:
         raise ValueError("the experiment has one policy per seat: give the baseline policy of "
                          "the seats not swept")

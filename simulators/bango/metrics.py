@@ -10,7 +10,7 @@ FIRST = pl.col("order") == 0  # BG-2: the first player
 WIN_SHARE = pl.col("is_winner").cast(pl.Float64) / pl.col("n_winners")
 
 GAME_METRICS: tuple[Metric, ...] = (
-    mean("score", "score per player", pl.col("score"),
+    mean("mean_score", "score per player", pl.col("score"),
          doc="BG-8 points per player and game (sequences + bonuses - personal discards)"),
     mean("first_player_win_share", "first player's win share", WIN_SHARE, where=FIRST,
          doc="the first player's share of the win (1/k for a k-way tie); fair is 1/n"),
