@@ -25,6 +25,12 @@ NOT_RUN_HERE = {
     "python bench/harness.py": "a benchmark that rewrites docs/performance.md; its --quick "
                                "smoke test runs in the suite",
     "python -m simulators.bianco_mano.crosscheck": "10^6 deals: run by the slow test below",
+    "python -m simulators.manille.crosscheck": "10^6 deals: the slow test of tests/manille",
+    "python -m simulators.truc.crosscheck": "10^6 deals: the slow test of tests/truc",
+    "python -m simulators.bango.crosscheck": "10^5 games: the slow test of tests/bango",
+    "python -m simulators.truc.solver": "solves deals (minutes): the slow tests of "
+                                        "tests/truc/test_solver.py",
+    "python bench/": "benchmarks: they print figures; bench/harness.py --quick runs in the suite",
 }
 
 
