@@ -875,13 +875,17 @@ def summarize_bonus(off: pl.DataFrame, on: dict[float, pl.DataFrame]) -> pl.Data
     (``bonus`` or ``discount``), ``d``, ``metric``; counts are stored as
     ``value`` with NaN bounds and ``n`` = their denominator.
     """
-    base = on[0.0]
-    rows = []
+    return pl.DataFrame([*_bonus_rows(off, on[0.0]), *_discount_rows(on)])
+
+
+def _count(k: int, n: int, **keys) -> dict:
+    """A count row: the count as ``value``, no interval, ``n`` its denominator."""
     nan = float("nan")
+    return {**keys, "value": float(k), "low": nan, "high": nan, "n": int(n)}
 
-    def count(k: int, n: int, **keys) -> dict:
-        return {**keys, "value": float(k), "low": nan, "high": nan, "n": int(n)}
 
+def _bonus_rows(off: pl.DataFrame, base: pl.DataFrame) -> list[dict]:
+    """Bonus off against on, both with ``bonus_discount=0``, on the same deals."""
     taken_off, taken_on = _is_taken(off), _is_taken(base)
     both = taken_off & taken_on
     made_off, made_on = _is_made(off), _is_made(base)
@@ -889,113 +893,57 @@ def summarize_bonus(off: pl.DataFrame, on: dict[float, pl.DataFrame]) -> pl.Data
     rescued = both & ~made_off & made_on
     lost = both & made_off & ~made_on
     n_both = int(both.sum())
-    rows += [
-        count(
-            int(rescued.sum()),
-            n_both,
-            part="bonus",
-            d=0.0,
-            metric="failed without bonus, made with it",
-        ),
-        count(
-            int(lost.sum()),
-            n_both,
-            part="bonus",
-            d=0.0,
-            metric="made without bonus, failed with it",
-        ),
-        count(
-            int((taken_off != taken_on).sum()),
-            off.height,
-            part="bonus",
-            d=0.0,
-            metric="deals whose taking changed",
-        ),
-        estimate_row(
-            stats.proportion(rescued.sum(), n_both),
-            part="bonus",
-            d=0.0,
-            metric="rescued, share of taken deals",
-        ),
-        estimate_row(
-            stats.proportion(made_off[both].sum(), n_both),
-            part="bonus",
-            d=0.0,
-            metric="success, bonus off",
-        ),
-        estimate_row(
-            stats.proportion(made_on[both].sum(), n_both),
-            part="bonus",
-            d=0.0,
-            metric="success, bonus on",
-        ),
-        estimate_row(
-            stats.paired_difference(made_on[both], made_off[both]),
-            part="bonus",
-            d=0.0,
-            metric="success difference (on - off)",
-        ),
-        estimate_row(
-            stats.proportion(_is_capo(off)[both].sum(), n_both),
-            part="bonus",
-            d=0.0,
-            metric="capo, bonus off",
-        ),
-        estimate_row(
-            stats.proportion(_is_capo(base)[both].sum(), n_both),
-            part="bonus",
-            d=0.0,
-            metric="capo, bonus on",
-        ),
-        estimate_row(
-            stats.proportion(announced.sum(), int(taken_on.sum())),
-            part="bonus",
-            d=0.0,
-            metric="bonus announced, share of taken deals",
-        ),
-        estimate_row(
-            stats.proportion(rescued[announced].sum(), int(announced.sum())),
-            part="bonus",
-            d=0.0,
-            metric="rescued, share of announced contracts",
-        ),
+    keys = {"part": "bonus", "d": 0.0}
+    return [
+        _count(int(rescued.sum()), n_both, **keys, metric="failed without bonus, made with it"),
+        _count(int(lost.sum()), n_both, **keys, metric="made without bonus, failed with it"),
+        _count(int((taken_off != taken_on).sum()), off.height, **keys,
+               metric="deals whose taking changed"),
+        estimate_row(stats.proportion(rescued.sum(), n_both), **keys,
+                     metric="rescued, share of taken deals"),
+        estimate_row(stats.proportion(made_off[both].sum(), n_both), **keys,
+                     metric="success, bonus off"),
+        estimate_row(stats.proportion(made_on[both].sum(), n_both), **keys,
+                     metric="success, bonus on"),
+        estimate_row(stats.paired_difference(made_on[both], made_off[both]), **keys,
+                     metric="success difference (on - off)"),
+        estimate_row(stats.proportion(_is_capo(off)[both].sum(), n_both), **keys,
+                     metric="capo, bonus off"),
+        estimate_row(stats.proportion(_is_capo(base)[both].sum(), n_both), **keys,
+                     metric="capo, bonus on"),
+        estimate_row(stats.proportion(announced.sum(), int(taken_on.sum())), **keys,
+                     metric="bonus announced, share of taken deals"),
+        estimate_row(stats.proportion(rescued[announced].sum(), int(announced.sum())), **keys,
+                     metric="rescued, share of announced contracts"),
     ]
-    made0 = taken_on & made_on
+
+
+def _discount_rows(on: dict[float, pl.DataFrame]) -> list[dict]:
+    """Bonus on, each take-threshold discount ``d`` against ``d = 0`` on the same deals."""
+    base = on[0.0]
+    taken_on = _is_taken(base)
+    made0 = taken_on & _is_made(base)
+    rows = []
     for d, deals in sorted(on.items()):
         taken, made = _is_taken(deals), _is_made(deals)
         extra = taken & ~taken_on
         keys = {"part": "discount", "d": float(d)}
         rows += [
             estimate_row(stats.proportion(taken.sum(), deals.height), **keys, metric="take rate"),
-            estimate_row(
-                stats.paired_difference(taken, taken_on), **keys, metric="take rate vs d=0"
-            ),
-            estimate_row(
-                stats.proportion((taken & made).sum(), taken.sum()),
-                **keys,
-                metric="contract success",
-            ),
-            estimate_row(
-                stats.paired_difference(
-                    ratio_pseudo(taken & made, taken), ratio_pseudo(made0, taken_on)
-                ),
-                **keys,
-                metric="contract success vs d=0",
-            ),
-            count(int(extra.sum()), deals.height, **keys, metric="extra takes"),
-            estimate_row(
-                stats.proportion((extra & made).sum(), extra.sum()),
-                **keys,
-                metric="success of extra takes",
-            ),
-            count(
-                int(((deals["taker"] != base["taker"]).to_numpy()).sum()),
-                deals.height,
-                **keys,
-                metric="deals with another taker",
-            ),
+            estimate_row(stats.paired_difference(taken, taken_on), **keys,
+                         metric="take rate vs d=0"),
+            estimate_row(stats.proportion((taken & made).sum(), taken.sum()), **keys,
+                         metric="contract success"),
+            estimate_row(stats.paired_difference(ratio_pseudo(taken & made, taken),
+                                                 ratio_pseudo(made0, taken_on)),
+                         **keys, metric="contract success vs d=0"),
+            _count(int(extra.sum()), deals.height, **keys, metric="extra takes"),
+            estimate_row(stats.proportion((extra & made).sum(), extra.sum()), **keys,
+                         metric="success of extra takes"),
+            _count(int(((deals["taker"] != base["taker"]).to_numpy()).sum()), deals.height,
+                   **keys, metric="deals with another taker"),
         ]
-    return pl.DataFrame(rows)
+    return rows
 
 
 def tables_bonus(summary: pl.DataFrame) -> tuple[Table, ...]:
