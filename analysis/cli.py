@@ -760,6 +760,12 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     rep.add_argument("--quiet", action="store_true", help="no progress lines")
     rep.set_defaults(run=cmd_report)
 
+    _add_discovery_commands(commands)
+    return parser
+
+
+def _add_discovery_commands(commands) -> None:
+    """games, options GAME, policies GAME: what can be simulated, and how."""
     listing = commands.add_parser("games", help="the registered games, their units and scores")
     listing.set_defaults(run=cmd_games)
     for name, helptext, run in (("options", "a game's rule options: types, defaults, docs",
@@ -769,7 +775,6 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=helptext)
         sub.add_argument("game", choices=registered_names())
         sub.set_defaults(run=run)
-    return parser
 
 
 def _version() -> str:
