@@ -22,6 +22,7 @@ from simulators.truc import rules as R
 from simulators.truc.observations import PlayObs
 from simulators.truc.solver import deal as D
 from simulators.truc.solver.cfr import evaluate
+from simulators.truc.solver.lookup import _entry
 
 N_LABELS = D.PLAY + 8
 
@@ -58,17 +59,10 @@ def _scatter(rows_node, rows_type, freq, child_start, n_children, action, player
         total = 0.0
         found = 0
         for c in range(child_start[n], child_start[n] + n_children[n]):
-            s, k = entry_start[c, a], entry_count[c, a]
-            lo, hi = 0, k
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if entry_type[s + mid] < t:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            if lo < k and entry_type[s + lo] == t:
+            e = _entry(entry_start, entry_count, entry_type, c, a, t)
+            if e >= 0:
                 f = freq[i, action[c]]
-                strategy[s + lo] = f
+                strategy[e] = f
                 total += f
                 found += 1
         if found and abs(total - 1.0) > 1e-6:  # found == 0: a hand no deal gives here
