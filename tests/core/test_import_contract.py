@@ -55,3 +55,28 @@ def test_a_deliberate_violation_breaks_the_contract(tree, module, line, contract
     broken = [x for x in result.stdout.splitlines() if " BROKEN" in x]
     assert any(contract in x for x in broken), result.stdout[-3000:]
 
+
+
+def _imported(path: Path) -> set[str]:
+    """Every module an ``import`` or ``from … import`` of ``path`` names (any depth)."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("report", sorted((ROOT / "analysis" / "reports").glob("[!_]*.py")),
+                         ids=lambda p: p.stem)
+def test_a_report_imports_its_own_game_only(report):
+    """DESIGN.md: analysis.reports.<game> may import its own game, and no other."""
+    rooms = {p.name for p in (ROOT / "simulators").iterdir()
+             if (p / "__init__.py").exists() and p.name != "core"}
+    assert report.stem in rooms
+    games = {m.split(".")[1] for m in _imported(report)
+             if m.startswith("simulators.") and m.split(".")[1] != "core"}
+    assert games <= {report.stem}, f"{report.name} imports {sorted(games - {report.stem})}"
