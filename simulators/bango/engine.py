@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from simulators.bango import rules as R
+from simulators.bango._engine_kernel import lay_check
 from simulators.bango.observations import CENTRE_SIZE, BangoObs
 from simulators.core import rng
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
@@ -513,22 +514,15 @@ class _Turn:
         """Check an arrangement (BG-6) and place the whole hand."""
         tb = self.tb
         hand = self.hand_of(g, seat)
-        code = lay_errors(hand, tb.seq_mask[g, seat], tb.n_open[g, seat], placed,
-                          self.config.free_discard)
+        # the compiled twin of lay_errors, which also says what the lay adds
+        code, added, colours, n_used = lay_check(hand, tb.seq_mask[g, seat], tb.n_open[g, seat],
+                                                 placed, self.config.free_discard)
         reject(code != 0, self.units[g], "arrangement",
                lambda i, c=code, s=seat: f"of seat {s[i]}: {LAY_ERRORS[int(c[i])]} (BG-6)")
-        used = placed >= 0
-        kinds = np.maximum(placed, 0).astype(np.int64)
-        added = (used * VALUE_BIT).sum(axis=2).astype(U16)
-        cells = (np.arange(len(g) * R.MAX_SEQUENCES)[:, None] * (R.N_COLOURS + 1)
-                 + np.where(used, KIND_COLOUR[kinds], R.N_COLOURS).reshape(-1, R.N_VALUES))
-        colours = np.bincount(cells.ravel(), minlength=len(g) * R.MAX_SEQUENCES
-                              * (R.N_COLOURS + 1)).reshape(len(g), R.MAX_SEQUENCES, -1)
-        colours = colours[:, :, :R.N_COLOURS].astype(I8)
         tb.seq_mask[g, seat] |= added
         tb.seq_colours[g, seat] += colours
         tb.n_open[g, seat] = (tb.seq_mask[g, seat] != 0).sum(axis=1)
-        tb.personal[g, seat] += hand.sum(axis=1, dtype=np.int32) - used.sum(axis=(1, 2))
+        tb.personal[g, seat] += hand.sum(axis=1, dtype=np.int32) - n_used
         tb.public[g] += hand
         tb.hands[g, seat] = 0
         tb.size[g, seat] = 0
