@@ -10,6 +10,7 @@ from analysis.compare import check_metric_names, sweep
 from analysis.experiment import Experiment
 from simulators.core.game import games
 
+
 def _two_values(policy):
     """(parameter, two of its values) for each float or bool parameter of ``policy``."""
     for name, spec in policy.parameters().items():
