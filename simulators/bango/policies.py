@@ -8,9 +8,11 @@ available, else from :func:`greedy_arrangement`, a legal lay built here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
+from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango import rules as R
 from simulators.bango.observations import CENTRE_SIZE, BangoObs, explosion_probability
 from simulators.core.params import Policy, param, policy_from_registry
@@ -332,7 +334,15 @@ class HeuristicPolicy(Policy):
     fit (:func:`fit_values`). Cancels any explosion it can with a bango (``cancel``) and sheds
     dead cards (blacks, doubled values) on unwanted cards; takes the centre
     cards that fit; lays when the lay's immediate gain reaches ``lay_margin``.
+
+    Each method below states its rule in numpy; with ``compiled`` (the
+    default) the same rule runs as one numba pass over the rows
+    (:mod:`simulators.bango._heuristic_kernel`), with identical actions
+    (tested), because the numpy glue was most of a drawing step. A subclass
+    with ``compiled = False`` runs the numpy statements.
     """
+
+    compiled: ClassVar[bool] = True
 
     stop_threshold: float = param(0.35, low=0.0, high=1.0,
                                   doc="stop when P(next card explodes) exceeds this")
@@ -345,6 +355,8 @@ class HeuristicPolicy(Policy):
 
     def bango(self, obs):
         """Cancel an explosion with the least useful card; shed a dead card on an unwanted one."""
+        if self.compiled:
+            return compiled_heuristic.bango(self, obs)
         value = KIND_VALUE[obs.revealed]
         cancel = held_kind(obs.hand, value)
         shed_ok = self.shed & ~fits(fit_values(obs), obs.revealed)
@@ -353,12 +365,16 @@ class HeuristicPolicy(Policy):
 
     def draw_on(self, obs):
         """Draw on while the risk is low and the centre lacks enough cards that fit."""
+        if self.compiled:
+            return compiled_heuristic.draw_on(self, obs)
         risk = explosion_probability(obs)
         fitting = fits(fit_values(obs), obs.centre).sum(axis=1)
         return (risk <= self.stop_threshold) & (fitting < self.enough)
 
     def take(self, obs):
         """Every centre card that fits; if none, the first coloured one."""
+        if self.compiled:
+            return compiled_heuristic.take(self, obs)
         cen = obs.centre
         present = cen >= 0
         fit = fits(fit_values(obs), cen)
@@ -369,6 +385,8 @@ class HeuristicPolicy(Policy):
 
     def spoil(self, obs):
         """A card that fits; else destroy one with a dead card; else the first card."""
+        if self.compiled:
+            return compiled_heuristic.spoil(self, obs)
         cen = obs.centre
         fit = fits(fit_values(obs), cen)
         value = KIND_VALUE[np.maximum(cen, 0)]
@@ -385,6 +403,8 @@ class HeuristicPolicy(Policy):
 
     def destroy(self, obs):
         """Destroy the asked card with a dead card when it does not fit."""
+        if self.compiled:
+            return compiled_heuristic.destroy(self, obs)
         rows = np.arange(len(obs.seat))
         target = obs.centre[rows, obs.position]
         unwanted = ~fits(fit_values(obs), target) & self.shed

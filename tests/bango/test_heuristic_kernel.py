@@ -1,0 +1,84 @@
+"""The heuristic's compiled decisions equal its numpy statements on every decision of real games.
+
+A referee policy asks both paths at every decision of whole engine games
+(2-5 players, several parameter settings) and fails on the first row where
+they differ; the games it plays are the compiled path's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+import pytest
+
+from simulators.bango.engine import simulate_games
+from simulators.bango.policies import HeuristicPolicy
+from simulators.bango.rules import BangoConfig
+
+
+@dataclass(frozen=True)
+class NumpyHeuristic(HeuristicPolicy):
+    """The heuristic through its numpy statements."""
+
+    compiled = False
+
+
+class BothPaths:
+    """Plays the compiled heuristic, checking each decision against the numpy one."""
+
+    def __init__(self, **params):
+        self.compiled = HeuristicPolicy(**params)
+        self.numpy = NumpyHeuristic(**params)
+        self.asked = dict.fromkeys(("bango", "draw_on", "take", "spoil", "destroy"), 0)
+
+    def _both(self, method, obs):
+        fast, slow = getattr(self.compiled, method)(obs), getattr(self.numpy, method)(obs)
+        for f, s in zip(fast if isinstance(fast, tuple) else (fast,),
+                        slow if isinstance(slow, tuple) else (slow,), strict=True):
+            f, s = np.asarray(f), np.asarray(s)
+            assert f.shape == s.shape and f.dtype == s.dtype, method
+            bad = np.flatnonzero(f != s)
+            assert not bad.size, f"{method} row {bad[0]}: compiled {f[bad[0]]}, numpy {s[bad[0]]}"
+        self.asked[method] += len(obs.seat)
+        return fast
+
+    def bango(self, obs):
+        return self._both("bango", obs)
+
+    def draw_on(self, obs):
+        return self._both("draw_on", obs)
+
+    def take(self, obs):
+        return self._both("take", obs)
+
+    def spoil(self, obs):
+        return self._both("spoil", obs)
+
+    def destroy(self, obs):
+        return self._both("destroy", obs)
+
+    def lay(self, obs):
+        return self.compiled.lay(obs)
+
+    def arrange(self, obs):
+        return self.compiled.arrange(obs)
+
+
+@pytest.mark.parametrize(("n_players", "params"), [
+    (2, {}), (3, {"stop_threshold": 0.6, "enough": 1}), (4, {}),
+    (4, {"shed": False, "cancel": False, "stop_threshold": 0.15}),
+    (5, {"enough": 6, "lay_margin": -2.0}),
+])
+def test_compiled_heuristic_decides_as_numpy(n_players, params):
+    both = BothPaths(**params)
+    batch = simulate_games(BangoConfig(n_players=n_players), both, 400, seed=n_players)
+    assert all(both.asked[m] > 0 for m in both.asked), both.asked
+    expected = simulate_games(BangoConfig(n_players=n_players), NumpyHeuristic(**params), 400,
+                              seed=n_players)
+    assert batch.games.equals(expected.games) and batch.turns.equals(expected.turns)
+
+
+def test_numpy_subclass_keeps_the_parameters():
+    assert [f.name for f in fields(NumpyHeuristic)] == [f.name for f in fields(HeuristicPolicy)]
+    assert HeuristicPolicy.compiled and not NumpyHeuristic.compiled
