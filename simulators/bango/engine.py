@@ -40,6 +40,9 @@ KIND_COLOUR = R.KIND_COLOUR.astype(np.int64)
 IS_BLACK = R.KIND_COLOUR == R.BLACK
 # VALUE_KINDS[v - 1]: kinds of value v
 VALUE_KINDS = KIND_VALUE[None, :] == np.arange(1, R.N_VALUES + 1)[:, None]
+# VALUE_KINDS_OF[k]: the 5 kinds of kind k's value; KIND_BIT[k]: its value's bit
+VALUE_KINDS_OF = (KIND_VALUE - 1)[:, None] + R.N_VALUES * np.arange(R.N_COLOURS + 1)
+KIND_BIT = np.left_shift(1, KIND_VALUE - 1).astype(np.int32)
 
 
 class Dispatch(SeatDispatch):
@@ -290,9 +293,12 @@ class _Turn:
 
     def bango_choice(self, g, seat, active, card, exploded, what: str, key) -> np.ndarray:
         """Ask for a bango on ``card`` where the hand allows one; -1 elsewhere (checked)."""
-        hand = self.hand_of(g, seat)
-        by_value = hand.reshape(len(g), R.N_COLOURS + 1, R.N_VALUES)
-        possible = by_value[np.arange(len(g)), :, KIND_VALUE[card] - 1].any(axis=1)
+        tb = self.tb
+        cells = tb.hands.reshape(-1)  # flat (game, seat, kind) cells: 1-D takes are cheap
+        first = (g * tb.n_players + seat) * R.N_KINDS
+        same_value = cells.take(first[:, None] + VALUE_KINDS_OF[card])  # (k, 5) counts
+        possible = (same_value[:, 0] | same_value[:, 1] | same_value[:, 2] | same_value[:, 3]
+                    | same_value[:, 4]) != 0
         choice = np.full(len(g), -1, dtype=I8)
         ask = np.flatnonzero(possible)
         if ask.size:
@@ -303,7 +309,7 @@ class _Turn:
                                ask.size, dtype=I8),
                            noise=self.noise(ga, *key))
             answer = self.dispatch(what, obs, seat[ask], I8)
-            held = hand[ask, np.clip(answer, 0, R.N_KINDS - 1)]
+            held = cells.take(first[ask] + np.clip(answer, 0, R.N_KINDS - 1))
             ok = (answer == -1) | ((answer >= 0) & (answer < R.N_KINDS) & (held > 0)
                                    & (KIND_VALUE[np.clip(answer, 0, R.N_KINDS - 1)]
                                       == KIND_VALUE[card[ask]]))
@@ -330,15 +336,15 @@ class _Turn:
         exploded = np.zeros(k, bool)
         revealed = np.zeros(k, dtype=np.int16)
         drawing = np.arange(k)
+        in_centre = np.zeros(k, dtype=np.int32)  # values in each centre (empty when a turn starts)
         r = 0
         while drawing.size:
             gd, sd = g[drawing], seat[drawing]
             card = tb.stock[gd, tb.top[gd]]
             tb.top[gd] += 1
             revealed[drawing] += 1
-            value = KIND_VALUE[card]
-            cen = tb.centre[gd]
-            boom = ((KIND_VALUE[np.maximum(cen, 0)] == value[:, None]) & (cen >= 0)).any(axis=1)
+            bit = KIND_BIT[card]
+            boom = (in_centre[drawing] & bit) != 0
             tb.centre[gd, tb.centre_len[gd]] = card
             tb.centre_len[gd] += 1
             bango = self.bango_choice(gd, sd, sd, card, boom, "bango", (NOISE_BANGO, r))
@@ -348,6 +354,7 @@ class _Turn:
                 tb.centre_len[gb] -= 1
                 tb.centre[gb, tb.centre_len[gb]] = -1
                 self.destroy_with(gb, sd[did], bango[did].astype(np.int64), card[did])
+            in_centre[drawing] |= np.where(did, 0, bit)
             boom &= ~did
             last = tb.top[gd] >= R.N_CARDS
             empty = tb.centre_len[gd] == 0
