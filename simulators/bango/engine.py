@@ -631,15 +631,19 @@ def _game_table(config: R.BangoConfig, ids: np.ndarray, first: np.ndarray, table
 
 def _turn_table(ids: np.ndarray, log: Log) -> pl.DataFrame:
     """One row per player-turn, sorted by game and turn."""
-    parts = []
-    for t, g, seat, revealed, exploded, taken, destroyed, laid in log.turns:
-        parts.append(pl.DataFrame({
-            "game_id": ids[g], "turn": np.full(len(g), t, dtype=np.int16), "seat": seat,
-            "revealed": revealed.astype(I8), "exploded": exploded, "taken": taken.astype(I8),
-            "destroyed": destroyed.astype(I8), "laid": laid}))
-    if not parts:
+    if not log.turns:
         return pl.DataFrame(schema={"game_id": pl.Int64, "turn": pl.Int16})
-    return pl.concat(parts).sort(["game_id", "turn"])
+    parts = list(zip(*log.turns, strict=True))
+    g = np.concatenate(parts[1])
+    # the log runs turn by turn (rows ascending within a turn): a stable sort by game suffices
+    order = np.argsort(g, kind="stable")
+    turn = np.concatenate([np.full(len(rows), t, dtype=np.int16)
+                           for t, rows in zip(parts[0], parts[1], strict=True)])
+    columns = {"game_id": ids[g], "turn": turn, "seat": np.concatenate(parts[2]),
+               "revealed": np.concatenate(parts[3]).astype(I8),
+               "exploded": np.concatenate(parts[4]), "taken": np.concatenate(parts[5]).astype(I8),
+               "destroyed": np.concatenate(parts[6]).astype(I8), "laid": np.concatenate(parts[7])}
+    return pl.DataFrame({name: column[order] for name, column in columns.items()})
 
 
 def _records(config: R.BangoConfig, decks: np.ndarray, first: np.ndarray,

@@ -295,21 +295,26 @@ def _prepare(hands, seq_mask, seq_colours):
     for name, a in (("hands", h), ("seq_mask", m), ("seq_colours", c)):
         if a.dtype.kind not in "iub":
             raise ValueError(f"{name} must hold integers, got dtype {a.dtype}")
-    bad = ((h < 0) | (h > R.KIND_COPIES[None, :])).any(axis=1)
-    if bad.any():
-        raise ValueError(f"hand {int(np.flatnonzero(bad)[0])}: counts must be 0..2 per coloured "
-                         "kind and 0..1 per black kind")
+    # element-wise tests, one flat any(): the row is located only on failure (the solver is
+    # asked on every lay of a batch, and reductions over short axes cost more than the tests)
+    over = h > R.KIND_COPIES[None, :]
+    if h.dtype.kind == "i":
+        over |= h < 0
+    if over.any():
+        raise ValueError(f"hand {int(np.flatnonzero(over.any(axis=1))[0])}: counts must be 0..2 "
+                         "per coloured kind and 0..1 per black kind")
     mi = m.astype(np.int64)
     low = mi & -mi
-    contiguous = ((mi & (mi + low)) == 0) & (mi >= 0) & (mi <= FULL)
-    opened = mi != 0
-    in_order = (opened[:, 1:] <= opened[:, :-1]).all(axis=1)
+    length = np.bitwise_count(mi)
     ci = c.astype(np.int64)
-    sizes_ok = ((ci >= 0).all(axis=2) & (ci.sum(axis=2) == np.bitwise_count(mi))).all(axis=1)
-    single_card = (opened & (np.bitwise_count(mi) < R.MIN_OPEN)).any(axis=1)
-    bad = ~contiguous.all(axis=1) | ~in_order | ~sizes_ok | single_card
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    opened = mi != 0
+    bad_slot = (((mi & (mi + low)) != 0) | (mi < 0) | (mi > FULL)
+                | (ci[..., 0] < 0) | (ci[..., 1] < 0) | (ci[..., 2] < 0) | (ci[..., 3] < 0)
+                | (ci[..., 0] + ci[..., 1] + ci[..., 2] + ci[..., 3] != length)
+                | (opened & (length < R.MIN_OPEN)))
+    bad_slot[:, 1:] |= opened[:, 1:] & ~opened[:, :-1]  # opened after a free slot
+    if bad_slot.any():
+        i = int(np.flatnonzero(bad_slot.any(axis=1))[0])
         raise ValueError(f"board {i} is not a Bango board: slots must be opened in order, each "
                          f"2+ consecutive values with colour counts summing to its length "
                          f"(seq_mask {m[i].tolist()}, seq_colours {c[i].tolist()})")
