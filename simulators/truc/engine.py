@@ -48,6 +48,7 @@ I8 = np.int8
 ONE = U32(1)
 
 STREAM_SHUFFLE, STREAM_NOISE = 0, 2
+STREAM_NOISE_COUNTER = 12  # engine decisions (STREAM_NOISE: dealing.py, drawn by block)
 POLICY_METHODS = ("call", "propose", "answer", "play")
 USE_FAST = True  # shipped policies through the compiled kernel (identical results)
 NO_CARD = I8(-1)
@@ -589,29 +590,20 @@ def _play_compiled(config, rows, deck, dealer, scores, noise, force, shuffle) ->
 SHUFFLE_STEPS = R.MAX_HANDS * R.DEAL_SIZE  # Fisher-Yates steps that can ever be needed
 
 
-def _slot_major(entropy: int, units: np.ndarray, stream: int, width: int, step: int):
-    """(width, N) float32 uniforms, column i for unit ``units[i]`` (see core.rng blocks).
-
-    Drawn slot-major per block so that each decision's uniforms are one
-    contiguous row, with no transpose of the whole table.
-    """
-    blocks = np.unique(units // rng.BLOCK)
-    parts = [rng.block_generator(entropy, stream, int(b), step)
-             .random((width, rng.BLOCK), dtype=np.float32) for b in blocks]
-    stacked = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
-    where = np.searchsorted(blocks, units // rng.BLOCK) * rng.BLOCK + units % rng.BLOCK
-    start = int(where[0])
-    if int(where[-1]) - start == len(where) - 1:
-        return stacked[:, start:start + len(where)]
-    return stacked[:, where]
-
-
 def draw_deals(entropy: int, units: np.ndarray, step: int, uses_noise: bool):
-    """(identity decks, shuffle uniforms (N, 30), noise (N_DECISIONS, N) or None) of units."""
+    """(identity decks, shuffle uniforms (N, 30), noise (N_DECISIONS, N) or None) of units.
+
+    Counter-based (:mod:`simulators.truc.streams`): each deal's uniforms are
+    computed from (seed, stream, step, unit), not drawn in sequence, in one
+    compiled pass; the shuffle uniforms are slot-major underneath (the
+    compiled kernel reads each deal's column).
+    """
+    from simulators.truc import streams
+
     deck = np.tile(np.arange(R.N_CARDS, dtype=I8), (len(units), 1))
-    shuffle = _slot_major(entropy, units, STREAM_SHUFFLE, SHUFFLE_STEPS, step).T
-    noise = _slot_major(entropy, units, STREAM_NOISE, R.N_DECISIONS, step) if uses_noise \
-        else None
+    shuffle = streams.uniforms(entropy, units, STREAM_SHUFFLE, SHUFFLE_STEPS, step).T
+    noise = streams.uniforms(entropy, units, STREAM_NOISE_COUNTER, R.N_DECISIONS, step) \
+        if uses_noise else None
     return deck, shuffle, noise
 
 
