@@ -14,11 +14,13 @@ one, keep the method signatures, and declare parameters with
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from simulators.core import bits, tricks
 from simulators.core.params import Policy, param, policy_from_registry
+from simulators.manille import _heuristic_kernel as compiled_heuristic
 from simulators.manille import rules as R
 
 U32 = np.uint32
@@ -145,7 +147,17 @@ class HeuristicPolicy(Policy):
     plays low. Against an opponent he wins with a master card when he has
     one (the manille when it wins), else the cheapest winning card, else
     discards his weakest side card.
+
+    The methods state these rules in numpy; with ``compiled`` (the default)
+    the same rules run as numba passes over the rows
+    (:mod:`simulators.manille._heuristic_kernel`), with identical decisions
+    (tested), because the numpy temporaries were the engine's largest cost.
+    A subclass with ``compiled = False`` runs the numpy statements; one that
+    overrides ``choice_scores`` (or ``_lead`` / ``_follow``) gets the numpy
+    choice and contre (or card play) built on its override.
     """
+
+    compiled: ClassVar[bool] = True
 
     trump_length_value: float = param(3.0, low=0.0, high=20.0,
                                       doc="choice value of each card of the trump suit")
@@ -179,6 +191,8 @@ class HeuristicPolicy(Policy):
     def choice_scores(self, hand: np.ndarray) -> np.ndarray:
         """(N, 5) score of each trump choice for each hand: suits 0..3, then sans atout."""
         hand = np.asarray(hand, dtype=U32)
+        if self.compiled:
+            return compiled_heuristic.choice_scores(np.atleast_1d(hand), *self._choice_values())
         manilles = bits.popcount(hand & MANILLES).astype(np.float64)
         scores = np.empty((len(hand), 5))
         for suit in range(R.N_SUITS):
@@ -190,8 +204,23 @@ class HeuristicPolicy(Policy):
                                    + self.sa_manillon_value * guarded - self.sans_atout_margin)
         return scores
 
+    def _choice_values(self) -> tuple:
+        """The compiled choice scores' arguments after the hands."""
+        return (self._trump_table, self.side_manille_value, self.sa_manille_value,
+                self.sa_manillon_value, self.sans_atout_margin)
+
+    def _compiled_choice(self) -> bool:
+        """Whether choose() and contre() run compiled (``choice_scores`` not overridden)."""
+        return self.compiled and type(self).choice_scores is HeuristicPolicy.choice_scores
+
     def choose(self, obs):
         """The best-scoring trump, or pass when the dealer's best is below ``pass_threshold``."""
+        if self._compiled_choice():
+            out = np.empty(len(obs.hand), dtype=I8)
+            compiled_heuristic.choose_rows(np.asarray(obs.hand, dtype=U32), obs.legal,
+                                           bool(obs.passed), self.pass_threshold,
+                                           *self._choice_values(), out)
+            return out
         scores = self.choice_scores(obs.hand)
         allowed = (obs.legal[:, None] >> np.arange(5, dtype=np.uint8)) & 1 == 1
         scores = np.where(allowed, scores, -np.inf)
@@ -203,16 +232,28 @@ class HeuristicPolicy(Policy):
 
     def contre(self, obs):
         """Contre (or surcontre) when the hand scores high for the named trump."""
+        threshold = self.contre_threshold if obs.level == R.CONTRE else self.surcontre_threshold
+        if self._compiled_choice():
+            out = np.empty(len(obs.hand), dtype=bool)
+            compiled_heuristic.contre_rows(np.asarray(obs.hand, dtype=U32), obs.trump, threshold,
+                                           *self._choice_values(), out)
+            return out
         scores = self.choice_scores(obs.hand)
         trump = obs.trump.astype(np.intp)
         score = scores[np.arange(len(trump)), trump]
         score = np.where(trump == R.SANS_ATOUT, score + self.sans_atout_margin, score)
-        threshold = self.contre_threshold if obs.level == R.CONTRE else self.surcontre_threshold
         return score >= threshold
 
     # play --------------------------------------------------------------------
     def play(self, obs):
         """Lead or follow by the rules of thumb in the class docstring."""
+        if self._compiled_play():
+            out = np.empty(len(obs.hand), dtype=I8)
+            compiled_heuristic.heuristic_cards(
+                obs.position, obs.hand, obs.legal, obs.played, obs.trump, obs.trump_mask,
+                obs.winning_card, obs.partner_holds, obs.taking, max(self.lead_trumps_min, 1),
+                self.charge_partner, out)
+            return out
         if obs.position == 0:
             pool, take_strongest = self._lead(obs)
         else:
@@ -223,6 +264,12 @@ class HeuristicPolicy(Policy):
         weakest = (np.frexp(pool.astype(np.float64))[1] - 1).astype(I8)
         return np.where(take_strongest, strongest, weakest)
 
+    def _compiled_play(self) -> bool:
+        """Whether play() runs the compiled twin of ``_lead`` / ``_follow`` (not overridden)."""
+        cls = type(self)
+        return (self.compiled and cls._lead is HeuristicPolicy._lead
+                and cls._follow is HeuristicPolicy._follow)
+
     # Each rule picks a pool of cards and whether to play its strongest (lowest
     # bit) or weakest (highest bit) member; play() extracts one card.
     def _lead(self, obs):
@@ -231,7 +278,8 @@ class HeuristicPolicy(Policy):
         trumps = hand & trumps_mask
         top = masters(hand, unseen)
         trumps_out = (unseen & trumps_mask) != 0  # trumps counted out from the cards played
-        draw = obs.taking & (bits.popcount(trumps) >= self.lead_trumps_min) & trumps_out
+        # at least one trump to draw with, even at lead_trumps_min 0 (which once led a void)
+        draw = obs.taking & (bits.popcount(trumps) >= max(self.lead_trumps_min, 1)) & trumps_out
         # cash side masters while trumps are out only if they are manilles
         side_top = top & ~trumps_mask
         safe_side = np.where(trumps_out, side_top & MANILLES, side_top)

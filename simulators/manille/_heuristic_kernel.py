@@ -1,0 +1,202 @@
+"""The heuristic's decisions as compiled passes over the rows (numba, cached on disk).
+
+:class:`~simulators.manille.policies.HeuristicPolicy` states its rules in
+numpy (``choice_scores``, ``choose``, ``contre``, ``_lead``, ``_follow``); at
+batch 10⁵ those statements allocate a few dozen temporaries per card and
+were the engine's largest cost. These are the same rules written for one row
+at a time, with the same floating-point operations in the same order: the
+same observation in, the same decision out on every row
+(``tests/manille/test_manille_heuristic_kernel.py`` plays real batches both
+ways and compares every decision). Plain numpy policies need none of this.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simulators.core import tricks
+from simulators.manille import rules as R
+
+SUIT_MASK = tricks.SUIT_MASK  # index 4 (sans atout): no trump card
+STRONGER = tricks.STRONGER
+MANILLES = np.uint32(R.RANK_MASK[R.MANILLE])
+MANILLONS = np.uint32(R.RANK_MASK[R.MANILLON])
+
+
+@numba.njit(cache=True, inline="always")
+def _popcount(mask):
+    m = np.uint32(mask)
+    m = np.uint32(m - ((m >> np.uint32(1)) & np.uint32(0x55555555)))
+    m = np.uint32((m & np.uint32(0x33333333)) + ((m >> np.uint32(2)) & np.uint32(0x33333333)))
+    m = np.uint32((m + (m >> np.uint32(4))) & np.uint32(0x0F0F0F0F))
+    return np.int64(np.uint32(m * np.uint32(0x01010101)) >> np.uint32(24))
+
+
+@numba.njit(cache=True, inline="always")
+def _strongest_index(mask):
+    """Index of the lowest set bit (the strongest card) of a non-empty mask."""
+    m = np.uint32(mask)
+    return _popcount(np.uint32((m & np.uint32(~m + np.uint32(1))) - np.uint32(1)))
+
+
+@numba.njit(cache=True, inline="always")
+def _weakest_index(mask):
+    """Index of the highest set bit (the weakest card) of a non-empty mask."""
+    m = np.uint32(mask)
+    m |= m >> np.uint32(1)
+    m |= m >> np.uint32(2)
+    m |= m >> np.uint32(4)
+    m |= m >> np.uint32(8)
+    m |= m >> np.uint32(16)
+    return _popcount(m) - 1
+
+
+@numba.njit(cache=True, inline="always")
+def _masters(hand, unseen):
+    """Cards of ``hand`` no unseen card of their suit beats (see policies.masters)."""
+    smear = np.uint32(unseen | np.uint32(unseen << np.uint32(4)))
+    smear |= np.uint32(smear << np.uint32(8))
+    smear |= np.uint32(smear << np.uint32(16))
+    return hand & ~np.uint32(smear << np.uint32(4))
+
+
+@numba.njit(cache=True, inline="always")
+def _lead_one(hand, played, trump, trump_mask, taking, lead_trumps_min):
+    """(pool, strongest) of a leader: policies.HeuristicPolicy._lead for one row."""
+    unseen = ~(played | hand)
+    trumps = hand & trump_mask
+    top = _masters(hand, unseen)
+    trumps_out = (unseen & trump_mask) != 0
+    if taking and _popcount(trumps) >= lead_trumps_min and trumps_out:
+        top_trumps = trumps & top
+        if top_trumps != 0:
+            return top_trumps, True
+        return trumps, False
+    side_top = top & ~trump_mask
+    safe_side = side_top & MANILLES if trumps_out else side_top
+    if safe_side != 0:
+        return safe_side, True
+    long_side = np.uint32(0)
+    best_len = -1
+    for suit in range(4):
+        if suit == trump:
+            continue
+        cards = hand & SUIT_MASK[suit]
+        length = _popcount(cards)
+        if length > best_len:
+            long_side, best_len = cards, length
+    return (long_side if long_side != 0 else hand), False
+
+
+@numba.njit(cache=True, inline="always")
+def _follow_one(hand, legal, played, trump_mask, winning_card, partner_holds, last,
+                charge_partner):
+    """(pool, strongest) of a follower: policies.HeuristicPolicy._follow for one row."""
+    stronger = STRONGER[winning_card]
+    best_is_trump = ((trump_mask >> np.uint32(winning_card)) & np.uint32(1)) != 0
+    side_legal = legal & ~trump_mask
+    low = side_legal if side_legal != 0 else legal
+    top = _masters(hand, ~(played | hand))
+    if partner_holds:
+        if charge_partner == 0:
+            return low, False
+        gifts = side_legal & ~top
+        give = gifts != 0
+        if charge_partner == 1 and not last:
+            unseen = ~(played | hand)
+            give = give and (stronger & unseen) == 0 and (
+                best_is_trump or (unseen & trump_mask) == 0)
+        return (gifts if give else low), give
+    beaters = legal & (stronger | (np.uint32(0) if best_is_trump else trump_mask))
+    if beaters == 0:
+        return low, False
+    side_beaters = beaters & ~trump_mask
+    cheapest = side_beaters if side_beaters != 0 else beaters
+    if last:
+        return cheapest, False
+    sure = side_beaters & top
+    if sure != 0:
+        return sure, True
+    return cheapest, False
+
+
+@numba.njit(cache=True)
+def heuristic_cards(position, hand, legal, played, trump, trump_mask, winning_card,
+                    partner_holds, taking, lead_trumps_min, charge_partner, out):
+    """HeuristicPolicy's card for each row: a pool of cards, then its strongest or weakest."""
+    last = position == R.N_SEATS - 1
+    for i in range(hand.shape[0]):
+        if position == 0:
+            pool, strongest = _lead_one(hand[i], played[i], trump[i], trump_mask[i], taking[i],
+                                        lead_trumps_min)
+        else:
+            pool, strongest = _follow_one(hand[i], legal[i], played[i], trump_mask[i],
+                                          winning_card[i], partner_holds[i], last,
+                                          charge_partner)
+        out[i] = _strongest_index(pool) if strongest else _weakest_index(pool)
+
+
+@numba.njit(cache=True, inline="always")
+def _rank_pattern(hand, suit):
+    """The 8-bit rank pattern (bit r = rank r held) of one suit (see policies._suit_ranks)."""
+    pattern = 0
+    for rank in range(8):
+        pattern |= np.int64((hand >> np.uint32(4 * rank + suit)) & np.uint32(1)) << rank
+    return pattern
+
+
+@numba.njit(cache=True, inline="always")
+def _choice_scores_one(hand, trump_table, side_manille_value, sa_manille_value,
+                       sa_manillon_value, sans_atout_margin, out):
+    """The five choice scores of one hand, with HeuristicPolicy.choice_scores' operations."""
+    h = np.uint32(hand)
+    manilles = np.float64(_popcount(h & MANILLES))
+    for suit in range(4):
+        side = manilles - np.float64((h >> np.uint32(suit)) & np.uint32(1))
+        out[suit] = trump_table[_rank_pattern(h, suit)] + side_manille_value * side
+    guarded = _popcount(h & MANILLONS & np.uint32((h & MANILLES) << np.uint32(4)))
+    out[4] = (sa_manille_value * manilles + sa_manillon_value * np.float64(guarded)
+              - sans_atout_margin)
+
+
+@numba.njit(cache=True)
+def choice_scores(hand, trump_table, side_manille_value, sa_manille_value, sa_manillon_value,
+                  sans_atout_margin):
+    """(N, 5) choice scores: HeuristicPolicy.choice_scores, one row at a time."""
+    out = np.empty((hand.shape[0], 5))
+    for i in range(hand.shape[0]):
+        _choice_scores_one(hand[i], trump_table, side_manille_value, sa_manille_value,
+                           sa_manillon_value, sans_atout_margin, out[i])
+    return out
+
+
+@numba.njit(cache=True)
+def choose_rows(hand, legal, passed, pass_threshold, trump_table, side_manille_value,
+                sa_manille_value, sa_manillon_value, sans_atout_margin, out):
+    """HeuristicPolicy.choose per row: the first best allowed score, or pass below the
+    threshold (the dealer only)."""
+    scores = np.empty(5)
+    for i in range(hand.shape[0]):
+        _choice_scores_one(hand[i], trump_table, side_manille_value, sa_manille_value,
+                           sa_manillon_value, sans_atout_margin, scores)
+        best, best_score = 0, -np.inf
+        for choice in range(5):
+            if (legal[i] >> choice) & 1 and scores[choice] > best_score:
+                best, best_score = choice, scores[choice]
+        out[i] = best if passed or best_score >= pass_threshold else R.PASS_TO_PARTNER
+
+
+@numba.njit(cache=True)
+def contre_rows(hand, trump, threshold, trump_table, side_manille_value, sa_manille_value,
+                sa_manillon_value, sans_atout_margin, out):
+    """HeuristicPolicy.contre per row: the named trump's score (sans atout without its
+    margin) at ``threshold`` or more."""
+    scores = np.empty(5)
+    for i in range(hand.shape[0]):
+        _choice_scores_one(hand[i], trump_table, side_manille_value, sa_manille_value,
+                           sa_manillon_value, sans_atout_margin, scores)
+        score = scores[trump[i]]
+        if trump[i] == R.SANS_ATOUT:
+            score = score + sans_atout_margin
+        out[i] = score >= threshold
