@@ -643,7 +643,8 @@ def _turn_table(ids: np.ndarray, log: Log) -> pl.DataFrame:
                "revealed": np.concatenate(parts[3]).astype(I8),
                "exploded": np.concatenate(parts[4]), "taken": np.concatenate(parts[5]).astype(I8),
                "destroyed": np.concatenate(parts[6]).astype(I8), "laid": np.concatenate(parts[7])}
-    return pl.DataFrame({name: column[order] for name, column in columns.items()})
+    table = pl.DataFrame({name: column[order] for name, column in columns.items()})
+    return table.with_columns(pl.col("game_id").set_sorted())  # as .sort() would flag it
 
 
 def _records(config: R.BangoConfig, decks: np.ndarray, first: np.ndarray,
