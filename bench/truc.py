@@ -7,7 +7,10 @@ alone (``play_batch`` on pre-drawn decks and noise), through the compiled
 fast path of the shipped policies and through the numpy path every other
 policy takes — and for the referee replaying engine deals one at a time
 (the plain-Python baseline), measured in the same run, with the kernel's
-compile (or cache-load) time. Run::
+compile (or cache-load) time. Times are CPU time of this process
+(``time.process_time``), so other work on a shared machine inflates them
+less than wall time; every timed series starts with one uncounted warm-up
+run at full size. Run::
 
     python bench/truc.py                       # heuristic, batch 10^5
     python bench/truc.py --policy random --batch 10000
@@ -34,12 +37,12 @@ TARGET = 1_000_000  # deals/s per core, issue 12
 
 def simulate_rate(config, policy, batch: int, repeats: int) -> list[float]:
     """Deals/s of whole simulate_deals calls."""
-    engine.simulate_deals(config, policy, min(batch, 2_000), seed=0)  # warm caches
+    engine.simulate_deals(config, policy, batch, seed=0)  # warm-up at full size, not counted
     rates = []
     for r in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         engine.simulate_deals(config, policy, batch, seed=r + 1)
-        rates.append(batch / (time.perf_counter() - start))
+        rates.append(batch / (time.process_time() - start))
     return rates
 
 
@@ -50,12 +53,13 @@ def play_rate(config, policy, batch: int, repeats: int, fast: bool) -> list[floa
     dealer = (units % 2).astype(np.int8)
     scores = np.zeros((batch, 2), dtype=np.int8)
     rates = []
-    for r in range(repeats):
-        deck, shuffle, noise = engine.draw_deals(r + 1, units, 0, dispatch.uses_noise)
-        start = time.perf_counter()
+    for r in range(repeats + 1):  # the first run warms up and is not counted
+        deck, shuffle, noise = engine.draw_deals(r, units, 0, dispatch.uses_noise)
+        start = time.process_time()
         engine.play_batch(config, dispatch, deck, dealer, scores, noise, units, shuffle=shuffle,
                           fast=fast)
-        rates.append(batch / (time.perf_counter() - start))
+        if r:
+            rates.append(batch / (time.process_time() - start))
     return rates
 
 
@@ -65,10 +69,10 @@ def referee_rate(config, policy, deals: int, repeats: int) -> list[float]:
     records = [batch.record(i) for i in range(deals)]
     rates = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         for record in records:
             referee.replay_deal(record, config)
-        rates.append(deals / (time.perf_counter() - start))
+        rates.append(deals / (time.process_time() - start))
     return rates
 
 

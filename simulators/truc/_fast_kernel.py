@@ -227,7 +227,7 @@ def chance_of(kind, hand, discarded, played, trick, position, to_play, table, r0
 
 def shuffle_steps(deck, u, i, start, stop):
     for j in range(start, stop):
-        r = j + int(u[j, i] * np.float32(32 - j))
+        r = j + int(u[i, j] * np.float32(32 - j))
         if r > 31:
             r = 31
         held = deck[r]
@@ -273,7 +273,7 @@ def play_kernel(deck, shuffle_u, lazy, noise, has_noise, dealer, scores, kinds, 
                     if force_role == role and k == 0:
                         ask = force_ask
                     else:
-                        nz = noise[2 * k + role, i] if has_noise else np.float32(0.5)
+                        nz = noise[i, 2 * k + role] if has_noise else np.float32(0.5)
                         ask = decide_call(kind[role], par[role], nz,
                                           h0 if role == 0 else h1, disc0 if role == 0 else disc1)
                     calls[i, 2 * k + role] = 1 if ask else 0
@@ -316,14 +316,14 @@ def _play_deal(i, scratch, seat, kind, par, score, h0, h1, disc0, disc1, target,
                 chance = chance_of(kind[actor], hand[actor], disc[actor], played, t, p, True,
                                    table, results[actor, 0], results[actor, 1],
                                    results[actor, 2])
-                nz = noise[base, i] if has_noise else np.float32(0.5)
+                nz = noise[i, base] if has_noise else np.float32(0.5)
                 if decide_propose(kind[actor], par[actor], nz, chance):
                     lacks = target - score[other]
                     counter = lacks if (banco and lacks > offered and counter_banco) else 0
                     chance = chance_of(kind[other], hand[other], disc[other], played, t, p,
                                        False, table, results[other, 0], results[other, 1],
                                        results[other, 2])
-                    nz = noise[base + 1, i] if has_noise else np.float32(0.5)
+                    nz = noise[i, base + 1] if has_noise else np.float32(0.5)
                     answer = decide_answer(kind[other], par[other], nz, chance, score[actor],
                                            offered, stake, target, counter)
                     proposed[i, slot] = offered
@@ -339,7 +339,7 @@ def _play_deal(i, scratch, seat, kind, par, score, h0, h1, disc0, disc1, target,
                         chance = chance_of(kind[actor], hand[actor], disc[actor], played, t, p,
                                            True, table, results[actor, 0], results[actor, 1],
                                            results[actor, 2])
-                        nz = noise[base + 2, i] if has_noise else np.float32(0.5)
+                        nz = noise[i, base + 2] if has_noise else np.float32(0.5)
                         reply = decide_answer(kind[actor], par[actor], nz, chance, score[other],
                                               counter, offered, target, 0)
                         replies[i, slot] = reply
@@ -349,7 +349,7 @@ def _play_deal(i, scratch, seat, kind, par, score, h0, h1, disc0, disc1, target,
                             _finish(i, REFUSED, seat[other], offered, offered, tw, stake_out,
                                     outcome, winner, points, trick_winners)
                             return
-            nz = noise[base + 3, i] if has_noise else np.float32(0.5)
+            nz = noise[i, base + 3] if has_noise else np.float32(0.5)
             card = decide_play(kind[actor], par[actor], nz, hand[actor], t, p, table,
                                results[actor, 0])
             hand[actor] ^= np.int64(1) << card

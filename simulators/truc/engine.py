@@ -573,11 +573,11 @@ def _play_compiled(config, rows, deck, dealer, scores, noise, force, shuffle) ->
     deck = np.ascontiguousarray(deck, dtype=I8)
     dealer, scores = np.ascontiguousarray(dealer), np.ascontiguousarray(scores)
     fast_path.kernel()(
-        # slot-major (30, N) uniforms: the kernel reads each deal's column in order
-        deck, np.ascontiguousarray(shuffle.T, dtype=np.float32) if lazy else
-        np.zeros((SHUFFLE_STEPS, 1), np.float32), lazy,
-        np.ascontiguousarray(noise, dtype=np.float32) if noise is not None else
-        np.zeros((R.N_DECISIONS, 1), np.float32),
+        # deal-major (N, 30) and (N, 34) uniforms: the kernel reads each deal's row in order
+        deck, np.ascontiguousarray(shuffle, dtype=np.float32) if lazy else
+        np.zeros((1, SHUFFLE_STEPS), np.float32), lazy,
+        np.ascontiguousarray(noise.T, dtype=np.float32) if noise is not None else
+        np.zeros((1, R.N_DECISIONS), np.float32),
         noise is not None, dealer, scores, kinds, params, int(config.target),
         bool(config.card_call), bool(config.counter_banco),
         -1 if force is None else int(force[0]), False if force is None else bool(force[1]),
@@ -595,14 +595,15 @@ def draw_deals(entropy: int, units: np.ndarray, step: int, uses_noise: bool):
 
     Counter-based (:mod:`simulators.truc.streams`): each deal's uniforms are
     computed from (seed, stream, step, unit), not drawn in sequence, in one
-    compiled pass; the shuffle uniforms are slot-major underneath (the
-    compiled kernel reads each deal's column).
+    compiled pass. Both are deal-major underneath (the noise is a (N_DECISIONS,
+    N) view of an (N, N_DECISIONS) array) because the compiled kernel reads
+    one deal's numbers after another.
     """
     from simulators.truc import streams
 
     deck = np.tile(np.arange(R.N_CARDS, dtype=I8), (len(units), 1))
-    shuffle = streams.uniforms(entropy, units, STREAM_SHUFFLE, SHUFFLE_STEPS, step).T
-    noise = streams.uniforms(entropy, units, STREAM_NOISE_COUNTER, R.N_DECISIONS, step) \
+    shuffle = streams.uniforms(entropy, units, STREAM_SHUFFLE, SHUFFLE_STEPS, step)
+    noise = streams.uniforms(entropy, units, STREAM_NOISE_COUNTER, R.N_DECISIONS, step).T \
         if uses_noise else None
     return deck, shuffle, noise
 
@@ -630,6 +631,24 @@ def _null_where(name: str, values: np.ndarray, missing: np.ndarray) -> pl.Series
         pl.Series(name, values)
 
 
+OUTCOME_ENUM = pl.Enum(list(R.OUTCOME_NAMES))
+ANSWER_ENUM = pl.Enum(list(R.ANSWER_NAMES))
+
+
+def _dealt_hands(a: DealArrays) -> list[np.ndarray]:
+    """(non-dealer's, dealer's) uint32 masks of hand 0, 1, ... (2 * MAX_HANDS arrays), 0 where
+    the hand was not dealt. Hands after the first are computed on the few rows that got them."""
+    last = np.where(a.hand_no < 0, R.MAX_HANDS - 1, a.hand_no)
+    out = list(hand_masks(a.deck, 0))
+    for k in range(1, R.MAX_HANDS):
+        rows = np.flatnonzero(last >= k)
+        for mask in hand_masks(a.deck[rows], k):
+            full = np.zeros(len(last), dtype=U32)
+            full[rows] = mask
+            out.append(full)
+    return out
+
+
 def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
     """Tidy per-deal table, one row per deal.
 
@@ -637,11 +656,10 @@ def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
     ``rules.format_cards`` writes them), 0 where not dealt. Per trick ``t``:
     ``lead_t``/``reply_t`` cards, ``leader_t`` seat and ``trick_t`` winner
     seat (-1 pourri), null when unplayed. Proposals are summarized here and
-    listed one per row by :func:`proposal_table`.
+    listed one per row by :func:`proposal_table`. Every column is a
+    fixed-width numpy array handed to polars as is (no object or list column).
     """
-    dealt = np.arange(R.MAX_HANDS)[None, :] <= np.where(a.hand_no < 0, R.MAX_HANDS - 1,
-                                                         a.hand_no)[:, None]
-    columns: dict[str, object] = dict(extra)
+    columns: dict[str, np.ndarray] = dict(extra)
     columns.update({
         "dealer": a.dealer, "score_0": a.scores[:, 0], "score_1": a.scores[:, 1],
         "hands_dealt": np.where(a.hand_no < 0, R.MAX_HANDS, a.hand_no + 1).astype(I8),
@@ -649,10 +667,9 @@ def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
         "asks_nondealer": _row_count(a.calls[:, 0::2] == 1),
         "asks_dealer": _row_count(a.calls[:, 1::2] == 1),
     })
+    hands = _dealt_hands(a)
     for k in range(R.MAX_HANDS):
-        nd, d = hand_masks(a.deck, k) if dealt[:, k].any() else (0, 0)
-        columns[f"hand_{k}_nondealer"] = np.where(dealt[:, k], nd, 0).astype(U32)
-        columns[f"hand_{k}_dealer"] = np.where(dealt[:, k], d, 0).astype(U32)
+        columns[f"hand_{k}_nondealer"], columns[f"hand_{k}_dealer"] = hands[2 * k:2 * k + 2]
     series = [pl.Series(k, v) for k, v in columns.items()]
     for t in range(R.N_TRICKS):
         unplayed = a.trick_winners[:, t] == UNPLAYED_WINNER
@@ -662,20 +679,23 @@ def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
                    _null_where(f"trick_{t}", a.trick_winners[:, t], unplayed)]
     made = a.proposed > 0
     bancos = made & (a.proposed < 2 * np.maximum(_stake_before(a), 1))
-    outcome = pl.Series("outcome", a.outcome).replace_strict(
-        dict(enumerate(R.OUTCOME_NAMES)), return_dtype=pl.Enum(list(R.OUTCOME_NAMES)))
     series += [
         pl.Series("tricks_played", _row_count(a.trick_winners != UNPLAYED_WINNER)),
         pl.Series("pourri_tricks", _row_count(a.trick_winners == POURRI_WINNER)),
         pl.Series("proposals", _row_count(made)),
         pl.Series("bancos", _row_count(bancos)),
         pl.Series("counter_bancos", _row_count(a.answers == R.COUNTER)),
-        pl.Series("stake", a.stake), outcome, pl.Series("winner", a.winner),
-        pl.Series("points", a.points),
+        pl.Series("stake", a.stake), _enum("outcome", a.outcome, OUTCOME_ENUM),
+        pl.Series("winner", a.winner), pl.Series("points", a.points),
         pl.Series("delta_0", np.where(a.winner == 0, a.points, 0).astype(I8)),
         pl.Series("delta_1", np.where(a.winner == 1, a.points, 0).astype(I8)),
     ]
     return pl.DataFrame(series)
+
+
+def _enum(name: str, codes: np.ndarray, dtype: pl.Enum) -> pl.Series:
+    """An Enum column from its category codes: a gather, 3x faster than ``replace_strict``."""
+    return pl.Series(name, dtype.categories, dtype=dtype).gather(codes.astype(np.uint32))
 
 
 def _row_count(mask: np.ndarray) -> np.ndarray:

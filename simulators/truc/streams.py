@@ -31,30 +31,30 @@ def stream_key(entropy: int, stream: int, step: int) -> np.uint64:
 
 
 def _fill_uniforms(out, key, units):
-    """out[c, i] = the uniform of counter units[i] * width + c + 1 (width = out.shape[0])."""
-    width = np.uint64(out.shape[0])
+    """out[i, c] = the uniform of counter units[i] * width + c + 1 (width = out.shape[1])."""
+    width = np.uint64(out.shape[1])
     gamma = np.uint64(GAMMA)
     scale = np.float32(1.0 / 16777216.0)
     m1, m2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
     s30, s27, s31, s40 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(40)
-    for c in range(out.shape[0]):
-        offset = np.uint64(c + 1)
-        for i in range(units.shape[0]):
-            z = key + (np.uint64(units[i]) * width + offset) * gamma
+    for i in range(units.shape[0]):
+        first = np.uint64(units[i]) * width + np.uint64(1)
+        for c in range(out.shape[1]):
+            z = key + (first + np.uint64(c)) * gamma
             z = (z ^ (z >> s30)) * m1
             z = (z ^ (z >> s27)) * m2
             z = z ^ (z >> s31)
-            out[c, i] = np.float32(z >> s40) * scale
+            out[i, c] = np.float32(z >> s40) * scale
 
 
 def uniforms(entropy: int, units: np.ndarray, stream: int, width: int, step: int = 0
              ) -> np.ndarray:
-    """(width, N) float32 uniforms in [0, 1), column i for unit ``units[i]``."""
+    """(N, width) float32 uniforms in [0, 1), row i for unit ``units[i]``."""
     global _fill
     if _fill is None:
         import numba
 
         _fill = numba.njit(cache=True)(_fill_uniforms)
-    out = np.empty((width, len(units)), dtype=np.float32)
+    out = np.empty((len(units), width), dtype=np.float32)
     _fill(out, stream_key(entropy, stream, step), np.ascontiguousarray(units, dtype=np.int64))
     return out
