@@ -240,6 +240,10 @@ def hand_of(deck, start):
         | (np.int64(1) << deck[start + 2])
 
 
+def _param_tuple(p):
+    return (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8])
+
+
 def play_kernel(deck, shuffle_u, lazy, noise, has_noise, dealer, scores, kinds, params, target,
                 card_call, counter_banco, force_role, force_ask,
                 calls, hand_no, plays, leaders, trick_winners, proposed, answers, counters,
@@ -247,11 +251,13 @@ def play_kernel(deck, shuffle_u, lazy, noise, has_noise, dealer, scores, kinds, 
     n_rows = deck.shape[0]
     scratch = (np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros((2, 3), np.int64),
                np.zeros((2, 3), np.int64), np.zeros(3, np.int64))
+    # each seat's parameters as a tuple of floats: no array view (and its reference count) per deal
+    by_seat = (_param_tuple(params[0]), _param_tuple(params[1]))
     for i in range(n_rows):
         d = np.int64(dealer[i])
         seat = (np.int64(1 - d), d)
         kind = (kinds[1 - d], kinds[d])
-        par = (params[1 - d], params[d])
+        par = (by_seat[1], by_seat[0]) if d == 0 else by_seat
         score = (np.int64(scores[i, 1 - d]), np.int64(scores[i, d]))
 
         if lazy:
@@ -404,8 +410,8 @@ def _finish(i, how, who, pts, stake, tw, stake_out, outcome, winner, points, tri
 _SCALAR = ("popcount", "lowest_index", "highest_index", "select_bit", "hold", "inverse_count",
            "strongest3", "win_chance", "chance_of")
 # helpers taking arrays: inlined, so no call (and no reference counting) per deal
-_INLINED = ("decide_call", "decide_propose", "decide_answer", "decide_play", "shuffle_steps",
-            "hand_of", "_finish", "_play_deal")
+_INLINED = ("_param_tuple", "decide_call", "decide_propose", "decide_answer", "decide_play",
+            "shuffle_steps", "hand_of", "_finish", "_play_deal")
 
 
 def compiled():
