@@ -26,6 +26,9 @@ N_KINDS = N_COLOURED_KINDS + N_VALUES
 N_SLOTS = 3
 MIN_OPEN = 2
 FULL = (1 << N_VALUES) - 1
+# each kind's value index and colour as tables: an integer % or // costs more than the rest
+VALUE_INDEX_OF = np.arange(N_KINDS) % N_VALUES
+COLOUR_OF = np.arange(N_KINDS) // N_VALUES
 
 
 def _k_popcount(x):
@@ -41,7 +44,7 @@ def _k_row_code(hand, mask, n_open, placed, free_discard, counts, added):
     for s in range(N_SLOTS):  # 1: a kind at the wrong value, or black
         for v in range(N_VALUES):
             k = placed[s, v]
-            if k >= 0 and (k >= N_COLOURED_KINDS or k % N_VALUES != v):
+            if k >= 0 and (k >= N_COLOURED_KINDS or VALUE_INDEX_OF[k] != v):
                 return 1
     for s in range(N_SLOTS):  # 2: more cards than held
         a = 0
@@ -73,9 +76,11 @@ def _k_row_code(hand, mask, n_open, placed, free_discard, counts, added):
     if free_discard:
         return 0
     discards = 0
-    for k in range(N_COLOURED_KINDS):
-        if np.int64(hand[k]) - counts[k] > 0:
-            discards |= 1 << (k % N_VALUES)
+    for c in range(N_COLOURS):
+        for v in range(N_VALUES):
+            k = c * N_VALUES + v
+            if np.int64(hand[k]) - counts[k] > 0:
+                discards |= 1 << v
     for s in range(N_SLOTS):  # 7: a discard extends a sequence
         m = after[s]
         if m != 0 and ((m << 1) | (m >> 1)) & ~m & FULL & discards:
@@ -103,7 +108,7 @@ def _k_lay_check(hands, seq_mask, n_open, placed, free_discard, code, added, col
             for v in range(N_VALUES):
                 k = placed[i, s, v]
                 if 0 <= k < N_COLOURED_KINDS:
-                    colours[i, s, k // N_VALUES] += 1
+                    colours[i, s, COLOUR_OF[k]] += 1
                     used += 1
         n_used[i] = used
 

@@ -23,6 +23,8 @@ N_COLOURED_KINDS = N_COLOURS * N_VALUES
 N_SLOTS = 3
 COPIES_PER_VALUE = 9  # 4 colours x 2 copies + 1 black (BG-1)
 FULL = (1 << N_VALUES) - 1
+# VALUE_BIT_OF[k]: the bit of kind k's value (a table: an integer % costs more than the rest)
+VALUE_BIT_OF = np.left_shift(1, np.arange(N_COLOURED_KINDS + N_VALUES) % N_VALUES)
 
 
 def _k_fit_values(hand, seq_mask, n_open):
@@ -33,16 +35,17 @@ def _k_fit_values(hand, seq_mask, n_open):
         if m != 0:
             ends |= ((m << 1) | (m >> 1)) & ~m & FULL
     held = 0
-    for k in range(N_COLOURED_KINDS):
-        if hand[k] > 0:
-            held |= 1 << (k % N_VALUES)
+    for c in range(N_COLOURS):
+        for v in range(N_VALUES):
+            if hand[c * N_VALUES + v] > 0:
+                held |= 1 << v
     neighbours = ((held << 1) | (held >> 1)) & FULL if n_open < N_SLOTS else 0
     return (ends | neighbours) & ~held
 
 
 def _k_fits(fit, kind):
     """Whether a kind (-1: none; blacks never) fits the mask ``fit``."""
-    return 0 <= kind < N_COLOURED_KINDS and (fit >> (kind % N_VALUES)) & 1 == 1
+    return 0 <= kind < N_COLOURED_KINDS and fit & VALUE_BIT_OF[kind] != 0
 
 
 def _k_held_kind(hand, v):
@@ -83,7 +86,7 @@ def _k_draw_on(seat, hand, public, centre, seq_mask, n_open, stop_threshold, eno
         for j in range(centre.shape[1]):
             k = centre[i, j]
             if k >= 0:
-                in_centre |= 1 << (k % N_VALUES)
+                in_centre |= VALUE_BIT_OF[k]
                 fitting += _k_fits(fit, k)
         hit = 0
         total = 0
@@ -145,7 +148,7 @@ def _k_spoil(seat, hand, centre, seq_mask, n_open, shed, pos_out, use_out):
             k = centre[i, j]
             if first_fit < 0 and _k_fits(fit, k):
                 first_fit = j
-            if first_kill < 0 and k >= 0 and (dead >> (k % N_VALUES)) & 1:
+            if first_kill < 0 and k >= 0 and dead & VALUE_BIT_OF[k]:
                 first_kill = j
         use = -1
         if first_fit >= 0:
