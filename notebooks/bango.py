@@ -191,3 +191,13 @@ ax.set_title("Seat balance, heuristic at every seat (n=400 games per count)")
 ax.legend(fontsize=8)
 plt.show()
 balance.group_by("players").agg(pl.col("mean score").mean()).sort("players")
+
+# %% [markdown]
+# ## Where a run lives on disk
+# `analysis.runner.run(Experiment("bango", ...), out_dir)` (or
+# `tapisvert simulate bango --out-dir runs/bango`) writes one Parquet part per
+# chunk and table plus `manifest.json`, resumes after an interruption, and
+# `analysis.runner.load(out_dir).table()` reads it back; the Bianco Mano
+# notebook shows it step by step. A policy class saved in `mypolicies.py`
+# is given to the command line as `module:Class`, e.g.
+# `tapisvert compare bango --a mypolicies:FullCentre --b heuristic --n-jobs 2`.

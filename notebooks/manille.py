@@ -202,3 +202,13 @@ for name, player in (("heuristic", HeuristicPolicy()), ("random play", RandomPol
 # first-dealer advantage) is one command:
 #
 #     tapisvert report manille --n-jobs 2
+
+# %% [markdown]
+# ## Where a run lives on disk
+# `analysis.runner.run(Experiment("manille", ...), out_dir)` (or
+# `tapisvert simulate manille --out-dir runs/manille`) writes one Parquet part per
+# chunk and table plus `manifest.json`, resumes after an interruption, and
+# `analysis.runner.load(out_dir).table()` reads it back; the Bianco Mano
+# notebook shows it step by step. A policy class saved in `mypolicies.py`
+# is given to the command line as `module:Class`, e.g.
+# `tapisvert compare manille --a mypolicies:TrumpCounter --b heuristic --n-jobs 2`.

@@ -234,3 +234,13 @@ for counter in (True, False):
 # Neither variant moves the non-dealer's edge beyond its interval at this
 # size. The heuristic never counters a banco at 9-9 in these deals (0
 # counter-bancos), so there the counter-banco option changes nothing.
+
+# %% [markdown]
+# ## Where a run lives on disk
+# `analysis.runner.run(Experiment("truc", ...), out_dir)` (or
+# `tapisvert simulate truc --out-dir runs/truc`) writes one Parquet part per
+# chunk and table plus `manifest.json`, resumes after an interruption, and
+# `analysis.runner.load(out_dir).table()` reads it back; the Bianco Mano
+# notebook shows it step by step. A policy class saved in `mypolicies.py`
+# is given to the command line as `module:Class`, e.g.
+# `tapisvert compare truc --a mypolicies:TopCard --b heuristic --n-jobs 2`.
