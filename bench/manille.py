@@ -1,7 +1,10 @@
 """Manille throughput: the vectorized engine beside the referee and OpenSpiel, same run.
 
-Prints deals/s per core (one process, numpy single-threaded) for the engine
-at the given batch size and policy, the referee replaying engine deals one
+Prints deals/s per core (one process, numpy single-threaded, timed in CPU
+seconds of this process with ``time.process_time`` so that other jobs on a
+shared machine distort the figures less than wall time) for the engine at
+the given batch size and policy (the compiled heuristic's first calls are
+made before timing), the referee replaying engine deals one
 at a time (the plain-Python baseline), and OpenSpiel's C++ euchre and skat
 random games (uniform random bots through ``pyspiel.evaluate_bots``) when
 ``pyspiel`` is installed (``pip install -e .[bench]``). Ratios measured in
@@ -21,7 +24,9 @@ import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: per-core figures
 
+from simulators.core import tricks  # noqa: E402
 from simulators.manille import ManilleConfig  # noqa: E402
+from simulators.manille import _heuristic_kernel as compiled_heuristic  # noqa: E402
 from simulators.manille.engine import simulate_deals  # noqa: E402
 from simulators.manille.policies import make_policy  # noqa: E402
 from simulators.manille.referee import replay_deal  # noqa: E402
@@ -35,9 +40,9 @@ def engine_rates(config, policy, batch: int, repeats: int) -> list[float]:
     simulate_deals(config, policy, min(batch, 2_000), seed=0)  # warm caches
     rates = []
     for r in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         simulate_deals(config, policy, batch, seed=r + 1)
-        rates.append(batch / (time.perf_counter() - start))
+        rates.append(batch / (time.process_time() - start))
     return rates
 
 
@@ -47,15 +52,15 @@ def referee_rates(config, policy, deals: int, repeats: int) -> list[float]:
     records = [batch.record(i) for i in range(deals)]
     rates = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         for record in records:
             replay_deal(record, config)
-        rates.append(deals / (time.perf_counter() - start))
+        rates.append(deals / (time.process_time() - start))
     return rates
 
 
 def openspiel_rates(seconds: float, repeats: int) -> dict[str, list[float]]:
-    """Random games/s of OpenSpiel's C++ euchre and skat, or {} without pyspiel."""
+    """Random games/s (CPU seconds) of OpenSpiel's C++ euchre and skat, or {} without pyspiel."""
     try:
         import pyspiel
     except ImportError:
@@ -66,11 +71,11 @@ def openspiel_rates(seconds: float, repeats: int) -> dict[str, list[float]]:
         bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(game.num_players())]
         rates = []
         for _ in range(repeats):
-            start, done = time.perf_counter(), 0
-            while time.perf_counter() - start < seconds:
+            start, done = time.process_time(), 0
+            while time.process_time() - start < seconds:
                 pyspiel.evaluate_bots(game.new_initial_state(), bots, done)
                 done += 1
-            rates.append(done / (time.perf_counter() - start))
+            rates.append(done / (time.process_time() - start))
         out[name] = rates
     return out
 
@@ -91,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--batch, --repeats, --referee-deals and --peer-seconds must be positive")
     config = ManilleConfig()
     policy = make_policy(args.policy)
+    # loading (or, on an empty cache, compiling) the numba code: once per process
+    load = {"kernel": tricks.warm_up(), "heuristic": compiled_heuristic.warm_up()}
     engine = engine_rates(config, policy, args.batch, args.repeats)
     random_engine = engine_rates(config, make_policy("random"), args.batch, args.repeats)
     ref = referee_rates(config, policy, args.referee_deals, 3)
@@ -98,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     e, er, r = (statistics.median(x) for x in (engine, random_engine, ref))
     print(f"Manille coincée, {platform.processor() or platform.machine()}, "
           f"Python {platform.python_version()}, {os.cpu_count()} cores (figures per core)")
+    print("compiled code, first call in this process (on-disk cache): "
+          + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in load.items()))
     print(f"engine {args.policy:<9} batch {args.batch:>7}: {e:>10,.0f} deals/s {spread(engine)}")
     print(f"engine random    batch {args.batch:>7}: {er:>10,.0f} deals/s {spread(random_engine)}")
     print(f"referee one deal at a time       : {r:>10,.0f} deals/s {spread(ref)}")

@@ -12,6 +12,8 @@ ways and compares every decision). Plain numpy policies need none of this.
 
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 
@@ -139,11 +141,26 @@ def heuristic_cards(position, hand, legal, played, trump, trump_mask, winning_ca
 
 @numba.njit(cache=True, inline="always")
 def _rank_pattern(hand, suit):
-    """The 8-bit rank pattern (bit r = rank r held) of one suit (see policies._suit_ranks)."""
-    pattern = 0
-    for rank in range(8):
-        pattern |= np.int64((hand >> np.uint32(4 * rank + suit)) & np.uint32(1)) << rank
-    return pattern
+    """The 8-bit rank pattern (bit r = rank r held) of one suit (as policies._suit_ranks)."""
+    spread = (hand >> np.uint32(suit)) & np.uint32(0x11111111)
+    packed = (spread | (spread >> np.uint32(3))) & np.uint32(0x03030303)
+    packed = (packed | (packed >> np.uint32(6))) & np.uint32(0x000F000F)
+    return np.int64((packed | (packed >> np.uint32(12))) & np.uint32(0xFF))
+
+
+@numba.njit(cache=True, inline="always")
+def _suit_score(h, suit, manilles, trump_table, side_manille_value):
+    """A suit's choice score (HeuristicPolicy.choice_scores, column ``suit``)."""
+    side = manilles - np.float64((h >> np.uint32(suit)) & np.uint32(1))
+    return trump_table[_rank_pattern(h, suit)] + side_manille_value * side
+
+
+@numba.njit(cache=True, inline="always")
+def _sans_atout_score(h, manilles, sa_manille_value, sa_manillon_value, sans_atout_margin):
+    """Sans atout's choice score (HeuristicPolicy.choice_scores, column 4)."""
+    guarded = _popcount(h & MANILLONS & np.uint32((h & MANILLES) << np.uint32(4)))
+    return (sa_manille_value * manilles + sa_manillon_value * np.float64(guarded)
+            - sans_atout_margin)
 
 
 @numba.njit(cache=True, inline="always")
@@ -153,11 +170,9 @@ def _choice_scores_one(hand, trump_table, side_manille_value, sa_manille_value,
     h = np.uint32(hand)
     manilles = np.float64(_popcount(h & MANILLES))
     for suit in range(4):
-        side = manilles - np.float64((h >> np.uint32(suit)) & np.uint32(1))
-        out[suit] = trump_table[_rank_pattern(h, suit)] + side_manille_value * side
-    guarded = _popcount(h & MANILLONS & np.uint32((h & MANILLES) << np.uint32(4)))
-    out[4] = (sa_manille_value * manilles + sa_manillon_value * np.float64(guarded)
-              - sans_atout_margin)
+        out[suit] = _suit_score(h, suit, manilles, trump_table, side_manille_value)
+    out[4] = _sans_atout_score(h, manilles, sa_manille_value, sa_manillon_value,
+                               sans_atout_margin)
 
 
 @numba.njit(cache=True)
@@ -192,11 +207,30 @@ def contre_rows(hand, trump, threshold, trump_table, side_manille_value, sa_mani
                 sa_manillon_value, sans_atout_margin, out):
     """HeuristicPolicy.contre per row: the named trump's score (sans atout without its
     margin) at ``threshold`` or more."""
-    scores = np.empty(5)
     for i in range(hand.shape[0]):
-        _choice_scores_one(hand[i], trump_table, side_manille_value, sa_manille_value,
-                           sa_manillon_value, sans_atout_margin, scores)
-        score = scores[trump[i]]
+        h = np.uint32(hand[i])
+        manilles = np.float64(_popcount(h & MANILLES))
         if trump[i] == R.SANS_ATOUT:
-            score = score + sans_atout_margin
+            score = _sans_atout_score(h, manilles, sa_manille_value, sa_manillon_value,
+                                      sans_atout_margin) + sans_atout_margin
+        else:
+            score = _suit_score(h, trump[i], manilles, trump_table, side_manille_value)
         out[i] = score >= threshold
+
+
+def warm_up() -> float:
+    """Compile (or load from the on-disk cache) the heuristic's passes; seconds taken."""
+    start = time.perf_counter()
+    hand = np.array([0xFF, 0xFF00], dtype=np.uint32)
+    small = np.zeros(2, dtype=np.int8)
+    flag = np.zeros(2, dtype=np.bool_)
+    table = np.zeros(256)
+    played = np.zeros((2, 4), dtype=np.uint32)[:, 2]  # the engine's: a column of its state
+    out = np.empty(2, dtype=np.int8)
+    for position in (0, 1):
+        heuristic_cards(position, hand, hand, played, small, hand, small, flag, flag, 3, 1, out)
+    choice_scores(hand, table, 1.0, 1.0, 1.0, 1.0)
+    choose_rows(hand, np.full(2, 0b111111, dtype=np.uint8), False, 1.0, table, 1.0, 1.0, 1.0,
+                1.0, out)
+    contre_rows(hand, small, 1.0, table, 1.0, 1.0, 1.0, 1.0, flag)
+    return time.perf_counter() - start

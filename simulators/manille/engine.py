@@ -251,9 +251,14 @@ def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at)
     return plays, winner_pos, taking_won, taking_tricks
 
 
+# POSITION_OF_SEAT[dealer, seat]: the seat's turn-order position (0 = the dealer's right)
+POSITION_OF_SEAT = ((np.arange(R.N_SEATS)[:, None] - 1 - np.arange(R.N_SEATS)[None, :])
+                    & SEAT_MOD).astype(np.intp)
+
+
 def _position_of_seat(dealer: np.ndarray) -> np.ndarray:
-    """(N, 4) turn-order position of each seat."""
-    return ((dealer[:, None] - 1 - np.arange(R.N_SEATS)[None, :]) & SEAT_MOD).astype(np.intp)
+    """(N, 4) turn-order position of each seat (one lookup: cheaper than the arithmetic)."""
+    return POSITION_OF_SEAT[dealer]
 
 
 def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noise_at):

@@ -192,7 +192,8 @@ class HeuristicPolicy(Policy):
         """(N, 5) score of each trump choice for each hand: suits 0..3, then sans atout."""
         hand = np.asarray(hand, dtype=U32)
         if self.compiled:
-            return compiled_heuristic.choice_scores(np.atleast_1d(hand), *self._choice_values())
+            return compiled_heuristic.choice_scores(np.ascontiguousarray(np.atleast_1d(hand)),
+                                                    *self._choice_values())
         manilles = bits.popcount(hand & MANILLES).astype(np.float64)
         scores = np.empty((len(hand), 5))
         for suit in range(R.N_SUITS):
@@ -217,7 +218,7 @@ class HeuristicPolicy(Policy):
         """The best-scoring trump, or pass when the dealer's best is below ``pass_threshold``."""
         if self._compiled_choice():
             out = np.empty(len(obs.hand), dtype=I8)
-            compiled_heuristic.choose_rows(np.asarray(obs.hand, dtype=U32), obs.legal,
+            compiled_heuristic.choose_rows(np.ascontiguousarray(obs.hand, dtype=U32), obs.legal,
                                            bool(obs.passed), self.pass_threshold,
                                            *self._choice_values(), out)
             return out
@@ -235,8 +236,8 @@ class HeuristicPolicy(Policy):
         threshold = self.contre_threshold if obs.level == R.CONTRE else self.surcontre_threshold
         if self._compiled_choice():
             out = np.empty(len(obs.hand), dtype=bool)
-            compiled_heuristic.contre_rows(np.asarray(obs.hand, dtype=U32), obs.trump, threshold,
-                                           *self._choice_values(), out)
+            compiled_heuristic.contre_rows(np.ascontiguousarray(obs.hand, dtype=U32), obs.trump,
+                                           threshold, *self._choice_values(), out)
             return out
         scores = self.choice_scores(obs.hand)
         trump = obs.trump.astype(np.intp)
