@@ -173,8 +173,67 @@ def _k_destroy(seat, hand, centre, position, seq_mask, n_open, shed, out):
         out[i] = _k_dead_kind(hand[i], _k_value_index(target)) if unwanted else -1
 
 
+def _k_popcount(x):
+    """Set bits of a value mask."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+def _k_grow(seed, allowed):
+    """The maximal run containing ``seed`` that only adds values of ``allowed``."""
+    x = seed
+    for _ in range(N_VALUES):
+        x |= ((x << 1) | (x >> 1)) & allowed & FULL
+    return x
+
+
+def _k_longest_run(allowed):
+    """The longest run of consecutive values in ``allowed`` (the lowest among equals)."""
+    if allowed == 0:
+        return 0
+    length_ok = allowed
+    starts = allowed
+    for _ in range(N_VALUES - 1):  # starts of runs one longer, while any remain
+        length_ok &= length_ok >> 1
+        if length_ok == 0:
+            break
+        starts = length_ok
+    return _k_grow(starts & -starts, allowed) & allowed
+
+
+def _k_placeable(seat, hand, seq_mask, n_open, out):
+    """``policies.placeable`` per row: cards a greedy lay places (extend, then open runs)."""
+    for i in range(hand.shape[0]):
+        allowed = 0
+        for c in range(N_COLOURS):
+            for v in range(N_VALUES):
+                if hand[i, c * N_VALUES + v] > 0:
+                    allowed |= 1 << v
+        p = seat[i]
+        count = 0
+        for s in range(N_SLOTS):
+            m = np.int64(seq_mask[i, p, s])
+            if m != 0:
+                new = _k_grow(m, allowed) & ~m
+                count += _k_popcount(new)
+                allowed &= ~new
+        opened = np.int64(n_open[i, p])
+        for _ in range(N_SLOTS):
+            run = _k_longest_run(allowed)
+            length = _k_popcount(run)
+            if opened < N_SLOTS and length >= 2:
+                count += length
+                allowed &= ~run
+                opened += 1
+        out[i] = count
+
+
 KERNEL_NAMES = ("_k_fit_values", "_k_fits", "_k_held_kind", "_k_dead_kind", "_k_value_index",
-                "_k_draw_on", "_k_bango", "_k_take", "_k_spoil", "_k_destroy")  # callees first
+                "_k_draw_on", "_k_bango", "_k_take", "_k_spoil", "_k_destroy", "_k_popcount",
+                "_k_grow", "_k_longest_run", "_k_placeable")  # callees first
 _STATE: dict = {}
 _LOCK = threading.Lock()
 
@@ -238,6 +297,13 @@ def destroy(policy, obs) -> np.ndarray:
     return out
 
 
+def placeable(obs) -> np.ndarray:
+    """(N,) int32: ``policies.placeable(obs)``."""
+    out = np.empty(len(obs.seat), dtype=np.int32)
+    _kernels()._k_placeable(obs.seat, obs.hand, obs.seq_mask, obs.n_open, out)
+    return out
+
+
 def warm_up() -> float:
     """Compile (or load from numba's cache) the kernels; seconds spent."""
     import time
@@ -250,5 +316,6 @@ def warm_up() -> float:
     policy = HeuristicPolicy()
     draw_on(policy, obs), bango(policy, obs), take(policy, obs), spoil(policy, obs)
     destroy(policy, obs._replace(position=np.zeros(1, np.int8)))
+    placeable(obs)
     return time.perf_counter() - start
 

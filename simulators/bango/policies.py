@@ -425,7 +425,8 @@ class HeuristicPolicy(Policy):
         whole hand.
         """
         hand = obs.hand.sum(axis=1, dtype=np.int32)
-        reach = 3 * placeable(obs) - hand >= self.lay_margin  # each placed card: +1, bonus <= +1
+        placed = compiled_heuristic.placeable(obs) if self.compiled else placeable(obs)
+        reach = 3 * placed - hand >= self.lay_margin  # each placed card: +1, bonus <= +1
         ask = np.flatnonzero((obs.final | reach) & (hand > 0))
         gain = np.full(len(hand), -10_000, dtype=np.int32)
         plan = np.full((len(hand), R.MAX_SEQUENCES, R.N_VALUES), -1, dtype=I8)

@@ -1,8 +1,9 @@
 """The heuristic's compiled decisions equal its numpy statements on every decision of real games.
 
 A referee policy asks both paths at every decision of whole engine games
-(2-5 players, several parameter settings) and fails on the first row where
-they differ; the games it plays are the compiled path's.
+(2-5 players, several parameter settings), and the greedy ``placeable``
+bound of both at every lay decision, and fails on the first row where they
+differ; the games it plays are the compiled path's.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 import pytest
 
+from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango.engine import simulate_games
-from simulators.bango.policies import HeuristicPolicy
+from simulators.bango.policies import HeuristicPolicy, placeable
 from simulators.bango.rules import BangoConfig
 
 
@@ -30,7 +32,8 @@ class BothPaths:
     def __init__(self, **params):
         self.compiled = HeuristicPolicy(**params)
         self.numpy = NumpyHeuristic(**params)
-        self.asked = dict.fromkeys(("bango", "draw_on", "take", "spoil", "destroy"), 0)
+        self.asked = dict.fromkeys(("bango", "draw_on", "take", "spoil", "destroy", "lay",
+                                    "placeable"), 0)
 
     def _both(self, method, obs):
         fast, slow = getattr(self.compiled, method)(obs), getattr(self.numpy, method)(obs)
@@ -59,7 +62,10 @@ class BothPaths:
         return self._both("destroy", obs)
 
     def lay(self, obs):
-        return self.compiled.lay(obs)
+        greedy = placeable(obs)
+        assert (compiled_heuristic.placeable(obs) == greedy).all()
+        self.asked["placeable"] += int((greedy > 0).sum())
+        return self._both("lay", obs)
 
     def arrange(self, obs):
         return self.compiled.arrange(obs)
