@@ -54,9 +54,18 @@ class SeatDispatch:
                 out = np.where(rows, self._ask(policy, method, obs, n_rows, dtype), out)
         return out
 
-    def has(self, method: str) -> bool:
-        """Whether every policy implements the optional ``method``."""
-        return all(callable(getattr(p, method, None)) for p in self.unique)
+    def has(self, method: str, *, standing_for: Sequence[str] = ()) -> bool:
+        """Whether every policy implements the optional ``method``.
+
+        ``standing_for`` names the decisions ``method`` answers in one go (e.g.
+        ``draw_with_plan`` for ``draw``): a policy whose class overrides one of
+        them below the class that defines ``method`` does not count, so a
+        user's subclass of a heuristic that redefines ``draw`` is asked
+        ``draw``, not its parent's ``draw_with_plan``.
+        """
+        return all(callable(getattr(p, method, None))
+                   and not _overridden_below(type(p), method, standing_for)
+                   for p in self.unique)
 
     def pair(self, method: str, obs, seat: np.ndarray, dtypes) -> tuple[np.ndarray, np.ndarray]:
         """Like calling, for a method that returns two arrays (one per row each)."""
@@ -95,3 +104,10 @@ def reject(bad: np.ndarray, units: np.ndarray, what: str, detail) -> None:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise IllegalAction(f"unit {int(units[i])}: {what} {detail(i)} ({int(bad.sum())} rows)")
+
+
+def _overridden_below(cls: type, method: str, names: Sequence[str]) -> bool:
+    """Whether ``cls`` takes any of ``names`` from a class below the one defining ``method``."""
+    owner = next((c for c in cls.__mro__ if method in c.__dict__), None)
+    return owner is not None and any(getattr(cls, name, None) is not getattr(owner, name, None)
+                                     for name in names)

@@ -112,7 +112,7 @@ def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarra
     log_seat, log_took, log_discard, log_out, log_rows = [], [], [], [], []
     reshuffles: list[tuple[int, int, tuple[int, ...]]] = []
     max_turns = config.max_turns * n
-    planning = dispatch.has("draw_with_plan")
+    planning = dispatch.has("draw_with_plan", standing_for=("draw",))
     capped = np.zeros(n_rows, dtype=bool)
     t = 0
     while active.size:

@@ -98,3 +98,31 @@ def test_policy_parameters_are_validated_and_stored_verbatim():
         _Toy(threshold=float("nan"))
     with pytest.raises(ValueError, match="_Toy has no parameter 'treshold'"):
         _Toy.from_params(treshold=1.0)
+
+
+def test_dispatch_has_a_combined_method_only_where_it_still_stands_for_the_parts():
+    from simulators.core.dispatch import SeatDispatch
+
+    class Planner:
+        def draw(self, obs):
+            return obs
+
+        def draw_with_plan(self, obs):
+            return obs, obs
+
+    class Redraws(Planner):
+        def draw(self, obs):
+            return obs
+
+    class Replans(Redraws):
+        def draw_with_plan(self, obs):
+            return obs, obs
+
+    def has(*policies):
+        return SeatDispatch(list(policies), len(policies), ("draw",), "test").has(
+            "draw_with_plan", standing_for=("draw",))
+
+    assert has(Planner(), Planner())
+    assert not has(Planner(), Redraws())      # the subclass redefines draw below the plan
+    assert has(Replans(), Planner())          # ... and here the plan again, below draw
+    assert not SeatDispatch(Redraws(), 1, ("draw",), "test").has("undefined")

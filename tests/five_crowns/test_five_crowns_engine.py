@@ -108,3 +108,26 @@ def test_crosscheck_detects_a_tampered_record():
                               "turns": ((wrong_seat, took, discard, out), *record.turns[1:])})
     with pytest.raises(referee.RuleViolation):
         referee.replay_round(bad)
+
+
+def test_a_subclass_that_redefines_draw_is_asked_draw():
+    """The heuristic answers draw and its discard plan in one call (draw_with_plan); a
+    user's subclass that redefines only ``draw`` must still be the one deciding."""
+    from dataclasses import dataclass
+
+    import numpy as np
+
+    from simulators.five_crowns.engine import simulate_rounds
+    from simulators.five_crowns.policies import HeuristicPolicy
+    from simulators.five_crowns.rules import FiveCrownsConfig
+
+    @dataclass(frozen=True)
+    class NeverTake(HeuristicPolicy):
+        def draw(self, obs):
+            return np.zeros(len(obs.hand), dtype=bool)
+
+    config = FiveCrownsConfig(n_players=3, round_no=7)
+    heuristic = simulate_rounds(config, HeuristicPolicy(), 200, seed=3)
+    never = simulate_rounds(config, NeverTake(), 200, seed=3)
+    assert heuristic.arrays.turn_took.any()
+    assert not never.arrays.turn_took.any()
