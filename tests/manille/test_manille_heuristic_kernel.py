@@ -118,3 +118,18 @@ def test_an_overridden_rule_is_played_not_its_compiled_twin():
     numpy_only = simulate_deals(ManilleConfig(), _NumpyOwnFollow(), 2_000, seed=1)
     assert not np.array_equal(batch.arrays.plays, default.arrays.plays)
     assert np.array_equal(batch.arrays.plays, numpy_only.arrays.plays)
+
+
+class _LovesSansAtout(HeuristicPolicy):
+    """Overrides the choice scores: choose and contre must be built on the override."""
+
+    def choice_scores(self, hand):
+        scores = super().choice_scores(hand)
+        scores[:, 4] += 1_000.0
+        return scores
+
+
+def test_overridden_choice_scores_drive_choose_and_contre():
+    table = simulate_deals(ManilleConfig(), _LovesSansAtout(), 2_000, seed=2).table
+    assert (table["trump"] == "SA").all()  # the dealer always names it, never passes
+    assert (table["contre"] == "surcontre").all()  # every hand scores 1,000 for sans atout
