@@ -226,18 +226,19 @@ def chance_of(kind, hand, discarded, played, trick, position, to_play, table, r0
 
 
 def shuffle_steps(deck, u, i, start, stop):
+    # deck and uniforms indexed by (row, position): no row view (and reference count) per call
     for j in range(start, stop):
         r = j + int(u[i, j] * np.float32(32 - j))
         if r > 31:
             r = 31
-        held = deck[r]
-        deck[r] = deck[j]
-        deck[j] = held
+        held = deck[i, r]
+        deck[i, r] = deck[i, j]
+        deck[i, j] = held
 
 
-def hand_of(deck, start):
-    return (np.int64(1) << deck[start]) | (np.int64(1) << deck[start + 1]) \
-        | (np.int64(1) << deck[start + 2])
+def hand_of(deck, i, start):
+    return (np.int64(1) << deck[i, start]) | (np.int64(1) << deck[i, start + 1]) \
+        | (np.int64(1) << deck[i, start + 2])
 
 
 def _param_tuple(p):
@@ -261,8 +262,8 @@ def play_kernel(deck, shuffle_u, lazy, noise, has_noise, dealer, scores, kinds, 
         score = (np.int64(scores[i, 1 - d]), np.int64(scores[i, d]))
 
         if lazy:
-            shuffle_steps(deck[i], shuffle_u, i, 0, 6)
-        h0, h1 = hand_of(deck[i], 0), hand_of(deck[i], 3)
+            shuffle_steps(deck, shuffle_u, i, 0, 6)
+        h0, h1 = hand_of(deck, i, 0), hand_of(deck, i, 3)
         disc0, disc1 = np.int64(0), np.int64(0)
         hn = 0
         if card_call:
@@ -270,10 +271,10 @@ def play_kernel(deck, shuffle_u, lazy, noise, has_noise, dealer, scores, kinds, 
             for k in range(5):
                 if k > 0:
                     if lazy:
-                        shuffle_steps(deck[i], shuffle_u, i, 6 * k, 6 * k + 6)
+                        shuffle_steps(deck, shuffle_u, i, 6 * k, 6 * k + 6)
                     disc0 |= h0
                     disc1 |= h1
-                    h0, h1 = hand_of(deck[i], 6 * k), hand_of(deck[i], 6 * k + 3)
+                    h0, h1 = hand_of(deck, i, 6 * k), hand_of(deck, i, 6 * k + 3)
                 decided = False
                 for role in range(2):
                     if force_role == role and k == 0:
