@@ -285,6 +285,12 @@ class _Turn:
             forced=np.zeros(k, bool) if forced is None else forced, final=final,
             n_players=tb.n_players, free_discard=self.config.free_discard, noise=noise)
 
+    def add_to_hands(self, g, seat, kind) -> None:
+        """One card of ``kind`` into the hand of ``seat`` in games ``g`` (no repeated triple)."""
+        tb = self.tb
+        cells = tb.hands.reshape(-1)  # a view: one flat index is cheaper than three
+        cells[(g * tb.n_players + seat) * R.N_KINDS + kind] += 1
+
     def hand_of(self, g, seat) -> np.ndarray:
         """(k, 55) copies of the hands of ``seat`` in games ``g`` (``take``: no fancy indexing)."""
         tb = self.tb
@@ -394,7 +400,7 @@ class _Turn:
             flat_k = kinds.ravel().astype(np.int64)
             t_flat = take.ravel()
             # the centre's values are distinct on a stop, so no (row, kind) repeats
-            tb.hands[rows[t_flat], seats[t_flat], flat_k[t_flat]] += 1
+            self.add_to_hands(rows[t_flat], seats[t_flat], flat_k[t_flat])
             rest = occupied[ask].ravel() & ~t_flat
             tb.public[rows[rest], flat_k[rest]] += 1
             tb.common[ga] += rest.reshape(len(ga), -1).sum(axis=1).astype(np.int32)
@@ -421,8 +427,8 @@ class _Turn:
         tb.size[g, seat] += taken
         sel = np.flatnonzero(keep_active.ravel())
         # the blacks and the exploding card are distinct kinds: no repeated index
-        tb.hands[g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
-                 cen.ravel()[sel].astype(np.int64)] += 1
+        self.add_to_hands(g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
+                          cen.ravel()[sel].astype(np.int64))
         cen = np.where(keep_active, -1, cen)
         cen = _compact(cen)
         tb.centre[g] = cen
@@ -447,7 +453,7 @@ class _Turn:
                                                              "not a centre card, or no hand card "
                                                              "of its value (BG-4, BG-5)")
             takes = with_card < 0
-            tb.hands[ga[takes], opp[takes], target[takes].astype(np.int64)] += 1
+            self.add_to_hands(ga[takes], opp[takes], target[takes].astype(np.int64))
             tb.size[ga[takes], opp[takes]] += 1
             if (~takes).any():
                 self.destroy_with(ga[~takes], opp[~takes], with_card[~takes].astype(np.int64),
@@ -474,8 +480,9 @@ class _Turn:
         cen = tb.centre[g]
         rest = cen >= 0
         sel = np.flatnonzero(rest.ravel())
-        tb.hands[g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
-                 cen.ravel()[sel].astype(np.int64)] += 1  # distinct values left: distinct kinds
+        # distinct values left: distinct kinds
+        self.add_to_hands(g[sel // CENTRE_SIZE], seat[sel // CENTRE_SIZE],
+                          cen.ravel()[sel].astype(np.int64))
         taken += rest.sum(axis=1).astype(np.int16)
         tb.size[g, seat] += rest.sum(axis=1).astype(np.int16)
         tb.centre[g] = -1
@@ -603,10 +610,11 @@ def _game_table(config: R.BangoConfig, ids: np.ndarray, first: np.ndarray, table
     """One row per game and seat (BG-8)."""
     n = config.n_players
     n_games = len(ids)
-    score = scores(table)
-    best = score.max(axis=1, keepdims=True)
     lengths = np.bitwise_count(table.seq_mask).astype(I8)
     bonuses = bonus(table.seq_colours).astype(I8)
+    # scores(table), from the bonuses computed once
+    score = (lengths.astype(np.int32) + bonuses).sum(axis=-1) - table.personal
+    best = score.max(axis=1, keepdims=True)
     columns = {
         "game_id": np.repeat(ids, n),
         "seat": np.tile(np.arange(n, dtype=I8), n_games),
