@@ -503,7 +503,8 @@ class _Turn:
             obs = self.obs(ga, seat[ask], seat[ask], final=final,
                            forced=np.zeros(ask.size, bool),
                            noise=self.noise(ga, NOISE_LAY, int(seat[0]) if final else 9))
-            if self.dispatch.has("lay_with_plan"):
+            # a subclass that redefines lay or arrange is asked them, not its parent's plan
+            if self.dispatch.has("lay_with_plan", standing_for=("lay", "arrange")):
                 laid[ask], planned[ask] = self.dispatch.lay_with_plan(obs, seat[ask])
                 has_plan[ask] = laid[ask]
             else:

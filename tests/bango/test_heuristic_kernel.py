@@ -88,3 +88,22 @@ def test_compiled_heuristic_decides_as_numpy(n_players, params):
 def test_numpy_subclass_keeps_the_parameters():
     assert [f.name for f in fields(NumpyHeuristic)] == [f.name for f in fields(HeuristicPolicy)]
     assert HeuristicPolicy.compiled and not NumpyHeuristic.compiled
+
+
+@dataclass(frozen=True)
+class NeverLays(HeuristicPolicy):
+    """The heuristic, but it never lays unless compelled (a user's subclass)."""
+
+    def lay(self, obs):
+        return np.zeros(len(obs.seat), dtype=bool)
+
+
+def test_a_subclass_redefining_lay_is_asked_lay_not_the_parents_plan():
+    def final_lays(batch):  # BG-7's last lays: every lay but those of the turns
+        return int(batch.games["lays"].sum()) - int(batch.turns["laid"].sum())
+
+    parent = simulate_games(BangoConfig(n_players=4), HeuristicPolicy(), 200, seed=5)
+    child = simulate_games(BangoConfig(n_players=4), NeverLays(), 200, seed=5)
+    assert final_lays(parent) > 0  # the parent's plan lays at the end when it helps
+    assert final_lays(child) == 0  # the child is asked lay, which says never
+    assert child.turns["laid"].sum() > 0  # compulsory lays (BG-6) still happen
