@@ -656,10 +656,11 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask,
             if before_card is not None:
                 ended = before_card(view, record)
                 if ended is not None and np.any(ended):
-                    keep = ~np.asarray(ended, dtype=bool)
+                    # indices once, then one take per array (a boolean mask recounts each time)
+                    keep = np.flatnonzero(~np.asarray(ended, dtype=bool))
                     rows = rows[keep]
                     dense = False
-                    view = CardView(t, k, rows, *(a[keep] for a in view[3:]))
+                    view = CardView(t, k, rows, *(np.take(a, keep) for a in view[3:]))
             if not rows.size:
                 break
             cards = np.asarray(choose(view))
