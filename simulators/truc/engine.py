@@ -211,22 +211,25 @@ class _Out(NamedTuple):
     points: np.ndarray
 
 
-# a player's block of _Deals.history: one np.take gathers it whole
-H_CARDS, H_RESULTS, H_SCORE, H_DEALER = slice(0, 3), slice(3, 6), 6, 7
+# a player's 16-byte block of _Deals.history: one np.take gathers it whole
+H_CARDS, H_RESULTS, H_SCORE, H_DEALER, H_LED, H_DISCARDED = (
+    slice(0, 3), slice(3, 6), 6, 7, slice(8, 11), slice(12, 16))
+H_WIDTH = 16
 
 
 class _Deals(NamedTuple):
     """Truc's side of the deals the kernel plays, one row per kernel row, seats as columns.
 
-    ``history`` (M, 2, 8) int8 holds per seat: the card of each trick (-1
-    none), each trick's result for that seat (UNPLAYED..POURRI, set when the
-    next trick starts), the manche score and "is dealer". The hands, the
-    cards of each trick, leaders and trick winners are the kernel's record.
+    ``history`` (M, 2, 16) int8 holds per seat what its observations need
+    (``H_*``): the card of each trick (-1 none), each trick's result for that
+    seat (UNPLAYED..POURRI, set when the next trick starts), the manche score,
+    "is dealer", "led the trick" per trick (set when it starts) and the own
+    discards (uint32). The hands, the cards in play order, leaders and trick
+    winners are the kernel's record.
     """
 
     ids: np.ndarray  # row in the batch
     history: np.ndarray
-    discarded: np.ndarray  # (M, 2) uint32
     stakes: np.ndarray  # (M, 6) stake in force when each slot's card was played
     stake: np.ndarray  # (M,) current stake
     outcome: np.ndarray
@@ -249,6 +252,20 @@ def _deal_result(winners: np.ndarray, n_tricks: int) -> tuple[np.ndarray, np.nda
     return np.ones(len(w0), dtype=bool), np.where(w0 < 0, w2, np.where(w2 < 0, w0, w2))
 
 
+class _Seen(NamedTuple):
+    """A decider's gathered state, one row per deal: the flat (row, seat) index into
+    ``_Deals.history``, its own and its opponent's history blocks, its hand."""
+
+    flat: np.ndarray
+    mine: np.ndarray
+    theirs: np.ndarray
+    hand: np.ndarray
+
+    def at(self, idx: np.ndarray) -> _Seen:
+        """The rows ``idx``."""
+        return _Seen(*(np.take(a, idx, axis=0) for a in self))
+
+
 class _TrucHooks:
     """TR-3..TR-5 on the shared trick kernel: proposals and the deal's end before each
     card (``before_card``), the policy's card (``choose``)."""
@@ -259,6 +276,10 @@ class _TrucHooks:
         self.every = np.arange(len(deals.ids))  # the rows of a view of every deal
         self.twice = 2 * self.every
         self.record = None  # the kernel's TrickRecord, given to before_card
+        self.seen = None  # the player to act, gathered once per card for all its decisions
+        ids = deals.ids
+        contiguous = ids.size and int(ids[-1]) - int(ids[0]) == ids.size - 1
+        self.id_range = slice(int(ids[0]), int(ids[0]) + ids.size) if contiguous else None
 
     def _pick(self, a: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """``a[rows]``; ``a`` itself (a view, no copy) when every row is asked."""
@@ -271,25 +292,37 @@ class _TrucHooks:
     def _noise(self, decision: int, rows: np.ndarray):
         if self.noise is None:
             return None
+        if self.id_range is not None:
+            return self._pick(self.noise[decision][self.id_range], rows)
         return np.take(self.noise[decision], self._pick(self.deals.ids, rows))
 
-    def _obs(self, rows, me, trick, position, to_play, proposal, banco, counter, countering,
-             noise, played, stake=None) -> PlayObs:
+    def _seen(self, rows, me) -> _Seen:
+        """What seat ``me`` (per row) of kernel rows ``rows`` has."""
+        flat = (self.twice if rows is self.every else 2 * rows) + me
+        history = self.deals.history.reshape(-1, H_WIDTH)
+        return _Seen(flat, np.take(history, flat, axis=0), np.take(history, flat ^ 1, axis=0),
+                     np.take(self.record.hands.reshape(-1), flat))
+
+    def _opponent(self, seen: _Seen, idx: np.ndarray) -> _Seen:
+        """What the opponent of ``seen`` has, on its rows ``idx``."""
+        flat = np.take(seen.flat, idx) ^ 1
+        return _Seen(flat, np.take(seen.theirs, idx, axis=0), np.take(seen.mine, idx, axis=0),
+                     np.take(self.record.hands.reshape(-1), flat))
+
+    def _obs(self, rows, seen: _Seen, me, trick, position, to_play, proposal, banco, counter,
+             countering, noise, played, stake=None) -> PlayObs:
         """The observation of seat ``me`` (per row) of kernel rows ``rows``."""
         record, deals, pick = self.record, self.deals, self._pick
-        flat = (self.twice if rows is self.every else 2 * rows) + me  # (row, seat) flattened
-        history = deals.history.reshape(-1, deals.history.shape[2])
-        mine = np.take(history, flat, axis=0)
-        theirs = np.take(history, flat ^ 1, axis=0)
+        mine, theirs = seen.mine, seen.theirs
         table = pick(record.plays[:, trick, 0], rows) if position == 1 else \
             np.full(len(rows), NO_CARD)
         return PlayObs(
-            np.take(record.hands.reshape(-1), flat), me, mine[:, H_DEALER].view(bool), trick,
+            seen.hand, me, mine[:, H_DEALER].view(bool), trick,
             position, to_play, table, mine[:, H_CARDS], theirs[:, H_CARDS], mine[:, H_RESULTS],
-            pick(record.leaders, rows) == me[:, None], pick(deals.stakes, rows),
+            mine[:, H_LED].view(bool), pick(deals.stakes, rows),
             pick(deals.stake, rows) if stake is None else stake, proposal, banco, counter,
             countering, mine[:, H_SCORE], theirs[:, H_SCORE], self.config.target,
-            np.take(deals.discarded.reshape(-1), flat), noise, played)
+            mine[:, H_DISCARDED].view(U32)[:, 0], noise, played)
 
     def _finish(self, rows, outcome, winner, points) -> None:
         self.deals.outcome[rows] = outcome
@@ -302,6 +335,9 @@ class _TrucHooks:
         rows = self.every if view.rows is None else view.rows
         trick, position = view.trick, view.position
         ended = np.zeros(len(rows), dtype=bool)
+        if position == 0:  # the player to act leads this trick
+            flat = (self.twice if rows is self.every else 2 * rows) + view.seat
+            self.deals.history.reshape(-1)[flat * H_WIDTH + (H_LED.start + trick)] = 1
         if position == 0 and trick > 0:
             w = self._pick(record.winners, rows)  # -1: pourri (TR-3)
             results = np.where(w[:, trick - 1, None] < 0, R.POURRI,
@@ -316,11 +352,18 @@ class _TrucHooks:
                     self._end_played(rows[over], winner[over])
                     ended = over
         if not ended.any():
-            return self._proposals(rows, view.seat, trick, position, view.played)
+            return self._ask(rows, view.seat, trick, position, view.played)
         live = np.flatnonzero(~ended)
         if live.size:
-            ended[live] = self._proposals(rows[live], view.seat[live], trick, position,
-                                          view.played[live])
+            ended[live] = self._ask(rows[live], view.seat[live], trick, position,
+                                    view.played[live])
+        return ended
+
+    def _ask(self, rows, me, trick, position, played) -> np.ndarray:
+        """Gather the player to act once, ask the proposals; returns the rows that end."""
+        seen = self._seen(rows, me)
+        ended = self._proposals(rows, seen, me, trick, position, played)
+        self.seen = seen.at(np.flatnonzero(~ended)) if ended.any() else seen
         return ended
 
     def _end_played(self, rows, winner) -> None:
@@ -328,27 +371,28 @@ class _TrucHooks:
         self._finish(rows, np.where(null, R.NULL, R.PLAYED), winner,
                      np.where(null, 0, self._pick(self.deals.stake, rows)))
 
-    def _proposals(self, rows, me, trick, position, played) -> np.ndarray:
+    def _proposals(self, rows, seen: _Seen, me, trick, position, played) -> np.ndarray:
         """TR-4, TR-5: a proposal by ``me`` before its card; returns the rows that end."""
         config, dispatch, deals, out = self.config, self.dispatch, self.deals, self.out
         slot = 2 * trick + position
         target = config.target
         ended = np.zeros(len(rows), dtype=bool)
-        history = deals.history.reshape(-1, deals.history.shape[2])
         stake = self._pick(deals.stake, rows)
-        flat = (self.twice if rows is self.every else 2 * rows) + me
-        proposal = np.minimum(2 * stake, target - history[flat, H_SCORE]).astype(I8)
+        proposal = np.minimum(2 * stake, target - seen.mine[:, H_SCORE]).astype(I8)
         asked = np.flatnonzero(proposal > stake)  # TR-5: a proposal must raise the stake
         if not asked.size:
             return ended
         base = R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot
         zeros = np.zeros(asked.size, dtype=I8)
-        everyone = asked.size == rows.size
-        banco = (proposal < 2 * stake) if everyone else proposal[asked] < 2 * stake[asked]
-        obs = self._obs(self._sub(rows, asked), me if everyone else me[asked], trick, position,
-                        True, proposal if everyone else proposal[asked], banco, zeros, False,
-                        self._noise(base, self._sub(rows, asked)),
-                        played if everyone else played[asked])
+        if asked.size == rows.size:  # everyone: no copies
+            banco = proposal < 2 * stake
+            obs = self._obs(rows, seen, me, trick, position, True, proposal, banco, zeros,
+                            False, self._noise(base, rows), played)
+        else:
+            banco = proposal[asked] < 2 * stake[asked]
+            obs = self._obs(rows[asked], seen.at(asked), me[asked], trick, position, True,
+                            proposal[asked], banco, zeros, False, self._noise(base, rows[asked]),
+                            played[asked])
         proposes = dispatch("propose", obs, obs.seat, bool)
         p = asked[proposes]
         if not p.size:
@@ -356,10 +400,11 @@ class _TrucHooks:
         offered = proposal[p]
         banco = banco[proposes]
         other = 1 - me[p]
-        lacks = (target - history[2 * rows[p] + other, H_SCORE]).astype(I8)
+        answerer = self._opponent(seen, p)
+        lacks = (target - answerer.mine[:, H_SCORE]).astype(I8)
         counter = np.where(banco & (lacks > offered) & config.counter_banco, lacks, 0).astype(I8)
-        obs = self._obs(rows[p], other, trick, position, False, offered, banco, counter, False,
-                        self._noise(base + 1, rows[p]), played[p])
+        obs = self._obs(rows[p], answerer, other, trick, position, False, offered, banco,
+                        counter, False, self._noise(base + 1, rows[p]), played[p])
         answer = dispatch("answer", obs, obs.seat, I8)
         ids = deals.ids[rows[p]]
         bad = (answer < 0) | (answer > R.COUNTER) | ((answer == R.COUNTER) & (counter == 0))
@@ -379,9 +424,10 @@ class _TrucHooks:
         if countered.size:  # TR-5: the counter accepts the banco and proposes more
             at = p[countered]
             banco_stake = offered[countered]  # the proposer sees the accepted banco as stake
-            obs = self._obs(rows[at], me[at], trick, position, True, counter[countered],
-                            np.zeros(at.size, dtype=bool), np.zeros(at.size, dtype=I8), True,
-                            self._noise(base + 2, rows[at]), played[at], stake=banco_stake)
+            obs = self._obs(rows[at], seen.at(at), me[at], trick, position, True,
+                            counter[countered], np.zeros(at.size, dtype=bool),
+                            np.zeros(at.size, dtype=I8), True, self._noise(base + 2, rows[at]),
+                            played[at], stake=banco_stake)
             reply = dispatch("answer", obs, obs.seat, I8)
             reject((reply != R.REFUSE) & (reply != R.ACCEPT), self.units[ids[countered]],
                    "reply", lambda i: (f"{int(reply[i])} to a counter-banco: accept (1) or "
@@ -401,8 +447,9 @@ class _TrucHooks:
         trick, position = view.trick, view.position
         slot = 2 * trick + position
         zeros = np.zeros(len(rows), dtype=I8)
-        obs = self._obs(rows, view.seat, trick, position, True, zeros, zeros.astype(bool), zeros,
-                        False, self._noise(R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot + 3, rows),
+        obs = self._obs(rows, self.seen, view.seat, trick, position, True, zeros,
+                        zeros.astype(bool), zeros, False,
+                        self._noise(R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot + 3, rows),
                         view.played)
         card = self.dispatch("play", obs, obs.seat, I8)
         hand = view.hand
@@ -412,9 +459,7 @@ class _TrucHooks:
                lambda i, c=card, s=obs.seat, h=hand, t=trick: (
                    f"{int(c[i])} by seat {int(s[i])} in trick {t + 1}: not in hand "
                    f"{R.format_cards(bits.cards_of(int(h[i])))} (TR-3)"))
-        width = self.deals.history.shape[2]
-        flat = (self.twice if rows is self.every else 2 * rows) + view.seat
-        self.deals.history.reshape(-1)[flat * width + (H_CARDS.start + trick)] = card
+        self.deals.history.reshape(-1)[self.seen.flat * H_WIDTH + (H_CARDS.start + trick)] = card
         if rows is self.every:
             self.deals.stakes[:, slot] = self.deals.stake
         else:
@@ -436,11 +481,12 @@ def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, no
     if not m:
         return
     d = dealer[rows]
-    history = np.zeros((m, 2, 8), dtype=I8)
+    history = np.zeros((m, 2, H_WIDTH), dtype=I8)
     history[:, :, H_CARDS] = NO_CARD
     history[:, :, H_SCORE] = _by_seat(scores[rows], d)
     history[:, :, H_DEALER] = d[:, None] == np.arange(2)
-    deals = _Deals(rows, history, _by_seat(discarded[rows], d), np.zeros((m, R.N_SLOTS), I8),
+    history[:, :, H_DISCARDED].view(U32)[:, :, 0] = _by_seat(discarded[rows], d)
+    deals = _Deals(rows, history, np.zeros((m, R.N_SLOTS), I8),
                    np.full(m, R.START_STAKE, I8), np.full(m, R.ABANDONED, I8),
                    np.full(m, -1, I8), np.zeros(m, I8))
     hooks = _TrucHooks(config, dispatch, deals, noise, units, out)
