@@ -675,8 +675,8 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask,
             _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask,
                        state, plays, winners, won, tricks_won, duties, duty_row, *out)
             # table and played are views of the state (no copy) when every row plays
-            on_table = state[:, STATE_TABLE] if dense else state[rows, STATE_TABLE]
-            played = state[:, STATE_PLAYED] if dense else state[rows, STATE_PLAYED]
+            on_table = state[:, STATE_TABLE] if dense else np.take(state[:, STATE_TABLE], rows)
+            played = state[:, STATE_PLAYED] if dense else np.take(state[:, STATE_PLAYED], rows)
             view = CardView(t, k, view.rows, *out, on_table, played)
         if not rows.size:
             break

@@ -340,8 +340,9 @@ class _TrucHooks:
             self.deals.history.reshape(-1)[flat * H_WIDTH + (H_LED.start + trick)] = 1
         if position == 0 and trick > 0:
             w = self._pick(record.winners, rows)  # -1: pourri (TR-3)
-            results = np.where(w[:, trick - 1, None] < 0, R.POURRI,
-                               np.where(w[:, trick - 1, None] == np.arange(2), R.WON, R.LOST))
+            results = np.where(w[:, trick - 1, None] < 0, I8(R.POURRI),
+                               np.where(w[:, trick - 1, None] == np.arange(2, dtype=I8),
+                                        I8(R.WON), I8(R.LOST)))
             if rows is self.every:
                 self.deals.history[:, :, H_RESULTS.start + trick - 1] = results
             else:
@@ -451,20 +452,19 @@ class _TrucHooks:
                         zeros.astype(bool), zeros, False,
                         self._noise(R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot + 3, rows),
                         view.played)
-        card = self.dispatch("play", obs, obs.seat, I8)
-        hand = view.hand
-        bad = (card < 0) | (card >= R.N_CARDS)
-        bad |= ((hand >> np.clip(card, 0, 31).astype(U32)) & ONE) == 0
-        reject(bad, self.units[self.deals.ids[rows]], "play",
-               lambda i, c=card, s=obs.seat, h=hand, t=trick: (
-                   f"{int(c[i])} by seat {int(s[i])} in trick {t + 1}: not in hand "
-                   f"{R.format_cards(bits.cards_of(int(h[i])))} (TR-3)"))
+        card = self.dispatch("play", obs, obs.seat, I8)  # the kernel checks it (TR-3)
         self.deals.history.reshape(-1)[self.seen.flat * H_WIDTH + (H_CARDS.start + trick)] = card
         if rows is self.every:
             self.deals.stakes[:, slot] = self.deals.stake
         else:
             self.deals.stakes[rows, slot] = self.deals.stake[rows]
         return card
+
+
+def _describe_play(j: int, card: int, view) -> str:
+    """The message of an illegal card (TR-3: any card of the hand)."""
+    return (f"{card} by seat {int(view.seat[j])} in trick {view.trick + 1}: not in hand "
+            f"{R.format_cards(bits.cards_of(int(view.hand[j])))} (TR-3)")
 
 
 def _by_seat(by_role: np.ndarray, dealer: np.ndarray) -> np.ndarray:
@@ -480,35 +480,39 @@ def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, no
     m = rows.size
     if not m:
         return
-    d = dealer[rows]
+    every = m == len(hand_no)  # the usual case: slices and views, no gathers
+
+    def mine(a):
+        return a if every else a[rows]
+
+    d = mine(dealer)
     history = np.zeros((m, 2, H_WIDTH), dtype=I8)
     history[:, :, H_CARDS] = NO_CARD
-    history[:, :, H_SCORE] = _by_seat(scores[rows], d)
+    history[:, :, H_SCORE] = _by_seat(mine(scores), d)
     history[:, :, H_DEALER] = d[:, None] == np.arange(2)
-    history[:, :, H_DISCARDED].view(U32)[:, :, 0] = _by_seat(discarded[rows], d)
+    history[:, :, H_DISCARDED].view(U32)[:, :, 0] = _by_seat(mine(discarded), d)
     deals = _Deals(rows, history, np.zeros((m, R.N_SLOTS), I8),
                    np.full(m, R.START_STAKE, I8), np.full(m, R.ABANDONED, I8),
                    np.full(m, -1, I8), np.zeros(m, I8))
     hooks = _TrucHooks(config, dispatch, deals, noise, units, out)
     record = tricks.play_tricks(
-        _by_seat(hands[rows], d), (1 - d).astype(I8), R.N_TRICKS, U32(0), tricks.FREE_PLAY,
-        choose=hooks.choose, before_card=hooks.before_card, rank_only=True, units=units[rows])
+        _by_seat(mine(hands), d), (1 - d).astype(I8), R.N_TRICKS, U32(0), tricks.FREE_PLAY,
+        choose=hooks.choose, before_card=hooks.before_card, rank_only=True, units=mine(units),
+        describe=_describe_play)
     last = np.flatnonzero(record.plays[:, -1, -1] >= 0)  # TR-3: three tricks decide
     if last.size:
         hooks._end_played(last, _deal_result(record.winners[last], 3)[1])
-    plays = record.plays
-    for trick in range(R.N_TRICKS):  # 1-D scatters into the slot-major arrays
-        lead, reply = plays[:, trick, 0], plays[:, trick, 1]
-        out.plays[2 * trick, rows], out.plays[2 * trick + 1, rows] = lead, reply
-        out.stakes[2 * trick, rows] = deals.stakes[:, 2 * trick]
-        out.stakes[2 * trick + 1, rows] = deals.stakes[:, 2 * trick + 1]
-        out.leaders[trick, rows] = np.where(lead >= 0, record.leaders[:, trick], -1)
-        out.trick_winners[trick, rows] = np.where(reply >= 0, record.winners[:, trick],
-                                                  UNPLAYED_WINNER)
-    out.stake[rows] = deals.stake
-    out.outcome[rows] = deals.outcome
-    out.winner[rows] = deals.winner
-    out.points[rows] = deals.points
+    at = slice(None) if every else rows
+    plays = record.plays.reshape(m, R.N_SLOTS)
+    out.plays[:, at] = plays.T
+    out.stakes[:, at] = deals.stakes.T
+    out.leaders[:, at] = np.where(plays[:, 0::2] >= 0, record.leaders, I8(-1)).T
+    out.trick_winners[:, at] = np.where(plays[:, 1::2] >= 0, record.winners,
+                                        I8(UNPLAYED_WINNER)).T
+    out.stake[at] = deals.stake
+    out.outcome[at] = deals.outcome
+    out.winner[at] = deals.winner
+    out.points[at] = deals.points
 
 
 def play_batch(config: R.TrucConfig, dispatch: Dispatch, deck: np.ndarray, dealer: np.ndarray,
