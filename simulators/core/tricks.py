@@ -650,7 +650,8 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask,
                     np.full(n_rows, -1, I8), np.full(n_rows, -1, I8), np.zeros(n_rows, bool),
                     team[np.arange(n_rows), seat], state[:, STATE_TABLE], state[:, STATE_PLAYED])
     for t in range(n_tricks):
-        leaders[rows, t] = (state[rows, STATE_INFO] >> U32(24)).astype(I8)
+        info = state[:, STATE_INFO] if dense else np.take(state[:, STATE_INFO], rows)
+        leaders[rows, t] = (info >> U32(24)).astype(I8)
         for k in range(n):
             view = view._replace(trick=t, position=k, rows=None if dense else rows)
             if before_card is not None:

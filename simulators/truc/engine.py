@@ -340,13 +340,13 @@ class _TrucHooks:
             self.deals.history.reshape(-1)[flat * H_WIDTH + (H_LED.start + trick)] = 1
         if position == 0 and trick > 0:
             w = self._pick(record.winners, rows)  # -1: pourri (TR-3)
-            results = np.where(w[:, trick - 1, None] < 0, I8(R.POURRI),
-                               np.where(w[:, trick - 1, None] == np.arange(2, dtype=I8),
-                                        I8(R.WON), I8(R.LOST)))
-            if rows is self.every:
-                self.deals.history[:, :, H_RESULTS.start + trick - 1] = results
-            else:
-                self.deals.history[rows, :, H_RESULTS.start + trick - 1] = results
+            last = w[:, trick - 1]
+            at = (self.twice if rows is self.every else 2 * rows) * H_WIDTH \
+                + (H_RESULTS.start + trick - 1)
+            history = self.deals.history.reshape(-1)
+            for seat in (0, 1):
+                history[at + seat * H_WIDTH] = np.where(
+                    last < 0, I8(R.POURRI), np.where(last == seat, I8(R.WON), I8(R.LOST)))
             if trick == R.N_TRICKS - 1:  # two tricks played
                 over, winner = _deal_result(w, 2)
                 if over.any():
@@ -457,7 +457,7 @@ class _TrucHooks:
         if rows is self.every:
             self.deals.stakes[:, slot] = self.deals.stake
         else:
-            self.deals.stakes[rows, slot] = self.deals.stake[rows]
+            self.deals.stakes[rows, slot] = np.take(self.deals.stake, rows)
         return card
 
 
