@@ -259,11 +259,13 @@ class _Seen(NamedTuple):
     flat: np.ndarray
     mine: np.ndarray
     theirs: np.ndarray
-    hand: np.ndarray
+    hand: np.ndarray | None
 
     def at(self, idx: np.ndarray) -> _Seen:
-        """The rows ``idx``."""
-        return _Seen(*(np.take(a, idx, axis=0) for a in self))
+        """The rows ``idx`` (no hand if it has none)."""
+        return _Seen(np.take(self.flat, idx), np.take(self.mine, idx, axis=0),
+                     np.take(self.theirs, idx, axis=0),
+                     None if self.hand is None else np.take(self.hand, idx))
 
 
 class _TrucHooks:
@@ -296,12 +298,12 @@ class _TrucHooks:
             return self._pick(self.noise[decision][self.id_range], rows)
         return np.take(self.noise[decision], self._pick(self.deals.ids, rows))
 
-    def _seen(self, rows, me) -> _Seen:
-        """What seat ``me`` (per row) of kernel rows ``rows`` has."""
+    def _seen(self, rows, me, hand) -> _Seen:
+        """What seat ``me`` (per row) of kernel rows ``rows``, holding ``hand``, has."""
         flat = (self.twice if rows is self.every else 2 * rows) + me
         history = self.deals.history.reshape(-1, H_WIDTH)
         return _Seen(flat, np.take(history, flat, axis=0), np.take(history, flat ^ 1, axis=0),
-                     np.take(self.record.hands.reshape(-1), flat))
+                     hand)
 
     def _opponent(self, seen: _Seen, idx: np.ndarray) -> _Seen:
         """What the opponent of ``seen`` has, on its rows ``idx``."""
@@ -353,18 +355,21 @@ class _TrucHooks:
                     self._end_played(rows[over], winner[over])
                     ended = over
         if not ended.any():
-            return self._ask(rows, view.seat, trick, position, view.played)
+            return self._ask(rows, view.seat, view.hand, trick, position, view.played)
         live = np.flatnonzero(~ended)
         if live.size:
-            ended[live] = self._ask(rows[live], view.seat[live], trick, position,
-                                    view.played[live])
+            ended[live] = self._ask(rows[live], view.seat[live], view.hand[live], trick,
+                                    position, view.played[live])
         return ended
 
-    def _ask(self, rows, me, trick, position, played) -> np.ndarray:
+    def _ask(self, rows, me, hand, trick, position, played) -> np.ndarray:
         """Gather the player to act once, ask the proposals; returns the rows that end."""
-        seen = self._seen(rows, me)
+        seen = self._seen(rows, me, hand)
         ended = self._proposals(rows, seen, me, trick, position, played)
-        self.seen = seen.at(np.flatnonzero(~ended)) if ended.any() else seen
+        # for choose, which takes the hand from its view (the kernel compacted it already)
+        self.seen = seen._replace(hand=None)
+        if ended.any():
+            self.seen = self.seen.at(np.flatnonzero(~ended))
         return ended
 
     def _end_played(self, rows, winner) -> None:
@@ -448,12 +453,13 @@ class _TrucHooks:
         trick, position = view.trick, view.position
         slot = 2 * trick + position
         zeros = np.zeros(len(rows), dtype=I8)
-        obs = self._obs(rows, self.seen, view.seat, trick, position, True, zeros,
+        seen = self.seen._replace(hand=view.hand)
+        obs = self._obs(rows, seen, view.seat, trick, position, True, zeros,
                         zeros.astype(bool), zeros, False,
                         self._noise(R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot + 3, rows),
                         view.played)
         card = self.dispatch("play", obs, obs.seat, I8)  # the kernel checks it (TR-3)
-        self.deals.history.reshape(-1)[self.seen.flat * H_WIDTH + (H_CARDS.start + trick)] = card
+        self.deals.history.reshape(-1)[seen.flat * H_WIDTH + (H_CARDS.start + trick)] = card
         if rows is self.every:
             self.deals.stakes[:, slot] = self.deals.stake
         else:
