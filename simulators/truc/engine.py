@@ -44,7 +44,6 @@ from simulators.truc.observations import CallObs, PlayObs
 
 U32 = np.uint32
 I8 = np.int8
-ONE = U32(1)
 
 STREAM_SHUFFLE, STREAM_NOISE = 0, 2
 POLICY_METHODS = ("call", "propose", "answer", "play")
