@@ -650,16 +650,18 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask,
                     np.full(n_rows, -1, I8), np.full(n_rows, -1, I8), np.zeros(n_rows, bool),
                     team[np.arange(n_rows), seat], state[:, STATE_TABLE], state[:, STATE_PLAYED])
     for t in range(n_tricks):
-        leaders[rows, t] = (state[rows, STATE_INFO] >> U32(24)).astype(I8)
+        info = state[:, STATE_INFO] if dense else np.take(state[:, STATE_INFO], rows)
+        leaders[rows, t] = (info >> U32(24)).astype(I8)
         for k in range(n):
             view = view._replace(trick=t, position=k, rows=None if dense else rows)
             if before_card is not None:
                 ended = before_card(view, record)
                 if ended is not None and np.any(ended):
-                    keep = ~np.asarray(ended, dtype=bool)
+                    # indices once, then one take per array (a boolean mask recounts each time)
+                    keep = np.flatnonzero(~np.asarray(ended, dtype=bool))
                     rows = rows[keep]
                     dense = False
-                    view = CardView(t, k, rows, *(a[keep] for a in view[3:]))
+                    view = CardView(t, k, rows, *(np.take(a, keep) for a in view[3:]))
             if not rows.size:
                 break
             cards = np.asarray(choose(view))
@@ -674,8 +676,8 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask,
             _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask,
                        state, plays, winners, won, tricks_won, duties, duty_row, *out)
             # table and played are views of the state (no copy) when every row plays
-            on_table = state[:, STATE_TABLE] if dense else state[rows, STATE_TABLE]
-            played = state[:, STATE_PLAYED] if dense else state[rows, STATE_PLAYED]
+            on_table = state[:, STATE_TABLE] if dense else np.take(state[:, STATE_TABLE], rows)
+            played = state[:, STATE_PLAYED] if dense else np.take(state[:, STATE_PLAYED], rows)
             view = CardView(t, k, view.rows, *out, on_table, played)
         if not rows.size:
             break

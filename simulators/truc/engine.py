@@ -5,15 +5,14 @@ each of the at most six card slots (a proposal, its answer, the card), each
 step a handful of numpy operations over the rows still in play, with hands
 as uint32 bitmasks (``rules.py``). There is no Python loop over deals.
 
-Why a dedicated three-trick loop rather than the shared kernel's: Truc has no
-duty to follow (TR-3) so there is no legal mask to compute, a trick has two
-cards, and the deal's bookkeeping (pourri tricks awarded later, proposals and
-their answers between cards, deals ending after two tricks or on a refusal)
-is the whole job. The loop keeps each state array in *trick order* (column 0
-= the current trick's leader, column 1 = the other player) and swaps the
-columns of the rows whose leader changes after a trick, so that every
-observation a policy receives is a view, not a gather; rows that end are
-compacted away at once. Only the card encoding is shared.
+The tricks are played by the shared kernel (:func:`simulators.core.tricks.play_tricks`)
+with Truc's switches: no duty at all (``FREE_PLAY``, TR-3) and strength by rank
+alone (``rank_only``: equal ranks make a pourri trick, whose leader leads
+again). Truc's own part lives in the kernel's ``before_card`` hook
+(:class:`_TrucHooks`): the result of the last trick, the deal's end when two
+tricks decide it (TR-3, read from the kernel's record), and the proposals with
+their answers (TR-4, TR-5), a refusal ending the row. Policies see the same
+:class:`~simulators.truc.observations.PlayObs` as ever.
 
 Entry points:
 
@@ -35,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
-from simulators.core import bits, rng
+from simulators.core import bits, rng, tricks
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -45,7 +44,6 @@ from simulators.truc.observations import CallObs, PlayObs
 
 U32 = np.uint32
 I8 = np.int8
-ONE = U32(1)
 
 STREAM_SHUFFLE, STREAM_NOISE = 0, 2
 STREAM_NOISE_COUNTER = 12  # engine decisions (STREAM_NOISE: dealing.py, drawn by block)
@@ -192,127 +190,8 @@ def _card_call(config, dispatch, deck, shuffle, hands, discarded, dealer, scores
     return hand_no
 
 
-class _Trick(NamedTuple):
-    """State of the rows still in play, packed in five arrays, each pair in trick order.
-
-    Axis 1 of the packed arrays is the player: 0 the current trick's leader,
-    1 the other. Packing keeps compaction (:func:`_take`) and the leader swap
-    (:func:`_swap`) to a few array copies; the properties are views.
-
-    ==========  ===============  ================================================
-    array       shape            content
-    ==========  ===============  ================================================
-    ids         (M,) int64       row in the batch
-    words       (M, 2, 4) u32    [:, p, 0] hand, 1 own discards, 2 all cards played so
-                                 far (the same for both players), 3 padding
-    meta        (M, 2, 4) int8   [:, p, 0] seat, 1 is dealer, 2 manche score, 3 padding
-    history     (M, 2, 8) int8   [:, p, 0:3] card of each trick, 3:6 result of each
-                                 trick (UNPLAYED..POURRI), 6:8 padding
-    money       (M, 16) int8     [:, :6] stakes per slot, 6 stake, 7:10 trick winner
-                                 seats (-1 pourri, -2 unplayed), 10:13 trick leader
-                                 seats (-1 unplayed), 13:16 padding
-
-    Each player's block of ``words``, ``meta`` and ``history`` is 16, 4 and 8
-    bytes, so the swap reinterprets it as one or two integers: a few
-    ``np.where`` on (M, 2) words instead of hundreds of bytes per row.
-    ==========  ===============  ================================================
-    """
-
-    ids: np.ndarray
-    words: np.ndarray
-    meta: np.ndarray
-    history: np.ndarray
-    money: np.ndarray
-
-    @property
-    def hand(self):
-        return self.words[:, :, 0]
-
-    @property
-    def discarded(self):
-        return self.words[:, :, 1]
-
-    @property
-    def played(self):
-        return self.words[:, 0, 2]
-
-    @property
-    def seat(self):
-        return self.meta[:, :, 0]
-
-    @property
-    def is_dealer(self):
-        return self.meta[:, :, 1].view(bool)
-
-    @property
-    def score(self):
-        return self.meta[:, :, 2]
-
-    @property
-    def cards(self):
-        return self.history[:, :, 0:3]
-
-    @property
-    def results(self):
-        return self.history[:, :, 3:6]
-
-    @property
-    def leaders(self):
-        return self.money[:, 10:13]
-
-    @property
-    def stakes(self):
-        return self.money[:, :R.N_SLOTS]
-
-    @property
-    def stake(self):
-        return self.money[:, R.N_SLOTS]
-
-    @property
-    def winners(self):
-        return self.money[:, 7:10]
-
-
-def _take(state: _Trick, keep: np.ndarray) -> _Trick:
-    """The rows ``keep`` (bool mask or indices) of every state array.
-
-    ``np.take`` along axis 0 copies each row's trailing block at once: 5 to
-    15 times faster than ``a[idx]`` on these small 2-D and 3-D arrays.
-    """
-    if keep.dtype == bool:
-        keep = np.flatnonzero(keep)
-    return _Trick(*(np.take(a, keep, axis=0) for a in state))
-
-
-def _swap(state: _Trick, rows: np.ndarray) -> _Trick:
-    """Swap the two players of the paired arrays where ``rows`` (bool) is set."""
-    if not rows.any():
-        return state
-    out = [state.ids]
-    cond = rows[:, None, None]
-    for a, word in ((state.words, np.uint64), (state.meta, np.int32),
-                    (state.history, np.uint64)):
-        w = a.view(word)  # (M, 2, k): each player's block as k machine words
-        out.append(np.where(cond, w[:, ::-1], w).view(a.dtype))
-    return _Trick(*out, state.money)
-
-
-def _obs(state, me, trick, position, to_play, proposal, banco, counter, countering,
-         target, noise) -> PlayObs:
-    """The observation of player ``me`` of ``state`` (views where possible)."""
-    other = 1 - me
-    table = state.cards[:, 0, trick] if position == 1 else np.full(len(state.ids), NO_CARD)
-    return PlayObs(
-        state.hand[:, me], state.seat[:, me], state.is_dealer[:, me], trick, position, to_play,
-        table, state.cards[:, me], state.cards[:, other], state.results[:, me],
-        state.leaders == state.seat[:, me, None], state.stakes, state.stake, proposal, banco,
-        counter, countering,
-        state.score[:, me], state.score[:, other], target, state.discarded[:, me], noise,
-        state.played)
-
-
 class _Out(NamedTuple):
-    """Full-size result arrays, written by row id as rows end.
+    """Full-size result arrays, written by row id.
 
     Per-slot and per-trick arrays are slot-major ((6, N), (3, N)) so that each
     write is a 1-D scatter; :func:`play_batch` transposes them at the end.
@@ -332,178 +211,314 @@ class _Out(NamedTuple):
     points: np.ndarray
 
 
-def _finish(out: _Out, state: _Trick, rows, outcome, winner, points) -> None:
-    """Write the final results of ``rows`` (indices into ``state``)."""
-    ids = state.ids[rows]
-    money = np.take(state.money, rows, axis=0)
-    out.stakes[:, ids] = money[:, :R.N_SLOTS].T
-    out.stake[ids] = money[:, R.N_SLOTS]
-    out.outcome[ids] = outcome
-    out.winner[ids] = winner
-    out.points[ids] = points
-    out.trick_winners[:, ids] = money[:, 7:10].T
+# a player's 16-byte block of _Deals.history: one np.take gathers it whole
+H_CARDS, H_RESULTS, H_SCORE, H_DEALER, H_LED, H_DISCARDED = (
+    slice(0, 3), slice(3, 6), 6, 7, slice(8, 11), slice(12, 16))
+H_WIDTH = 16
 
 
-def _proposals(config, dispatch, state, out, me, trick, position, noise, units):
-    """TR-4, TR-5: a proposal before the card of column ``me``; returns the rows still in play."""
-    slot = 2 * trick + position
-    target = config.target
-    stake = state.stake
-    proposal = np.minimum(2 * stake, target - state.score[:, me]).astype(I8)
-    can = proposal > stake  # TR-5: a proposal must raise the stake
-    asked = np.flatnonzero(can)
-    if not asked.size:
-        return state
-    everyone = asked.size == len(stake)
-    sub = state if everyone else _take(state, asked)
-    zeros = np.zeros(asked.size, dtype=I8)
-    noise_at = _noise_getter(noise, state.ids)
-    base = R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot
-    banco = proposal[asked] < 2 * sub.stake
-    obs = _obs(sub, me, trick, position, True, proposal[asked], banco, zeros, False, target,
-               noise_at(base, None if everyone else asked))
-    proposes = dispatch("propose", obs, obs.seat, bool)
-    p = asked[proposes]
-    if not p.size:
-        return state
-    sub = _take(state, p)
-    offered = proposal[p]
-    banco = banco[proposes]
-    other = 1 - me
-    lacks = (target - sub.score[:, other]).astype(I8)
-    counter = np.where(banco & (lacks > offered) & config.counter_banco, lacks, 0).astype(I8)
-    obs = _obs(sub, other, trick, position, False, offered, banco, counter, False, target,
-               noise_at(base + 1, p))
-    answer = dispatch("answer", obs, obs.seat, I8)
-    bad = (answer < 0) | (answer > R.COUNTER) | ((answer == R.COUNTER) & (counter == 0))
-    reject(bad, units[sub.ids], "answer", lambda i: (
-        f"{int(answer[i])} by seat {int(obs.seat[i])} to a proposal of {int(offered[i])}"
-        f" (counter-banco {'allowed' if counter[i] else 'not allowed'}) (TR-4/TR-5)"))
-    ids = sub.ids
-    out.proposed[slot, ids] = offered
-    out.answers[slot, ids] = answer
-    out.counters[slot, ids] = np.where(answer == R.COUNTER, counter, 0)
-    new_stake = np.where(answer == R.ACCEPT, offered, state.stake[p])
-    ended = np.zeros(len(stake), dtype=bool)
-    refused = np.flatnonzero(answer == R.REFUSE)
-    if refused.size:  # TR-4: the proposer scores the stake before the proposal
-        rows = p[refused]
-        _finish(out, state, rows, R.REFUSED, state.seat[rows, me], state.stake[rows])
-        ended[rows] = True
-    countered = np.flatnonzero(answer == R.COUNTER)
-    if countered.size:  # TR-5: the counter accepts the banco and proposes more
-        rows = p[countered]
-        csub = _take(state, rows)  # a copy: the proposer sees the accepted banco as stake
-        csub.stake[:] = offered[countered]
-        obs = _obs(csub, me, trick, position, True, counter[countered],
-                   np.zeros(rows.size, dtype=bool), np.zeros(rows.size, dtype=I8), True, target,
-                   noise_at(base + 2, rows))
-        reply = dispatch("answer", obs, obs.seat, I8)
-        reject((reply != R.REFUSE) & (reply != R.ACCEPT), units[csub.ids], "reply", lambda i: (
-            f"{int(reply[i])} to a counter-banco: accept (1) or refuse (0) only (TR-5)"))
-        out.replies[slot, csub.ids] = reply
-        new_stake[countered] = np.where(reply == R.ACCEPT, counter[countered], offered[countered])
-        no = np.flatnonzero(reply == R.REFUSE)
-        if no.size:  # the counter-proposer scores the banco stake
-            state.stake[rows[no]] = offered[countered][no]
-            _finish(out, state, rows[no], R.REFUSED, state.seat[rows[no], other],
-                    offered[countered][no])
-            ended[rows[no]] = True
-    state.stake[p] = new_stake
-    return _take(state, ~ended) if ended.any() else state
+class _Deals(NamedTuple):
+    """Truc's side of the deals the kernel plays, one row per kernel row, seats as columns.
+
+    ``history`` (M, 2, 16) int8 holds per seat what its observations need
+    (``H_*``): the card of each trick (-1 none), each trick's result for that
+    seat (UNPLAYED..POURRI, set when the next trick starts), the manche score,
+    "is dealer", "led the trick" per trick (set when it starts) and the own
+    discards (uint32). The hands, the cards in play order, leaders and trick
+    winners are the kernel's record.
+    """
+
+    ids: np.ndarray  # row in the batch
+    history: np.ndarray
+    stakes: np.ndarray  # (M, 6) stake in force when each slot's card was played
+    stake: np.ndarray  # (M,) current stake
+    outcome: np.ndarray
+    winner: np.ndarray
+    points: np.ndarray
 
 
-def _noise_getter(noise, ids):
-    """noise_at(slot, rows=None): the uniforms of a decision slot for the given rows."""
-    if noise is None:
-        return lambda slot, rows=None: None
-    return lambda slot, rows=None: noise[slot][ids if rows is None else ids[rows]]
+def _deal_result(winners: np.ndarray, n_tricks: int) -> tuple[np.ndarray, np.ndarray]:
+    """TR-3 from the trick winners (-1 pourri): (deal decided, its winner, -1 null).
+
+    After two tricks the deal is decided when one player won both, or one
+    trick was pourri and the other was not; after three, always: a pourri
+    goes to the first trick's winner, a decided third trick wins after a
+    pourri first trick, all three pourri is a null deal.
+    """
+    w0, w1 = winners[:, 0], winners[:, 1]
+    if n_tricks == 2:
+        return ((w0 >= 0) & (w0 == w1)) | ((w0 < 0) != (w1 < 0)), np.where(w0 >= 0, w0, w1)
+    w2 = winners[:, 2]
+    return np.ones(len(w0), dtype=bool), np.where(w0 < 0, w2, np.where(w2 < 0, w0, w2))
+
+
+class _Seen(NamedTuple):
+    """A decider's gathered state, one row per deal: the flat (row, seat) index into
+    ``_Deals.history``, its own and its opponent's history blocks, its hand."""
+
+    flat: np.ndarray
+    mine: np.ndarray
+    theirs: np.ndarray
+    hand: np.ndarray | None
+
+    def at(self, idx: np.ndarray) -> _Seen:
+        """The rows ``idx`` (no hand if it has none)."""
+        return _Seen(np.take(self.flat, idx), np.take(self.mine, idx, axis=0),
+                     np.take(self.theirs, idx, axis=0),
+                     None if self.hand is None else np.take(self.hand, idx))
+
+
+class _TrucHooks:
+    """TR-3..TR-5 on the shared trick kernel: proposals and the deal's end before each
+    card (``before_card``), the policy's card (``choose``)."""
+
+    def __init__(self, config, dispatch, deals: _Deals, noise, units, out: _Out):
+        self.config, self.dispatch, self.deals = config, dispatch, deals
+        self.noise, self.units, self.out = noise, units, out
+        self.every = np.arange(len(deals.ids))  # the rows of a view of every deal
+        self.twice = 2 * self.every
+        self.record = None  # the kernel's TrickRecord, given to before_card
+        self.seen = None  # the player to act, gathered once per card for all its decisions
+        ids = deals.ids
+        contiguous = ids.size and int(ids[-1]) - int(ids[0]) == ids.size - 1
+        self.id_range = slice(int(ids[0]), int(ids[0]) + ids.size) if contiguous else None
+
+    def _pick(self, a: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """``a[rows]``; ``a`` itself (a view, no copy) when every row is asked."""
+        return a if rows is self.every else np.take(a, rows, axis=0)
+
+    def _sub(self, rows: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """``rows[at]``, keeping the all-rows marker when ``at`` is every row."""
+        return rows if at.size == rows.size else rows[at]
+
+    def _noise(self, decision: int, rows: np.ndarray):
+        if self.noise is None:
+            return None
+        if self.id_range is not None:
+            return self._pick(self.noise[decision][self.id_range], rows)
+        return np.take(self.noise[decision], self._pick(self.deals.ids, rows))
+
+    def _seen(self, rows, me, hand) -> _Seen:
+        """What seat ``me`` (per row) of kernel rows ``rows``, holding ``hand``, has."""
+        flat = (self.twice if rows is self.every else 2 * rows) + me
+        history = self.deals.history.reshape(-1, H_WIDTH)
+        return _Seen(flat, np.take(history, flat, axis=0), np.take(history, flat ^ 1, axis=0),
+                     hand)
+
+    def _opponent(self, seen: _Seen, idx: np.ndarray) -> _Seen:
+        """What the opponent of ``seen`` has, on its rows ``idx``."""
+        flat = np.take(seen.flat, idx) ^ 1
+        return _Seen(flat, np.take(seen.theirs, idx, axis=0), np.take(seen.mine, idx, axis=0),
+                     np.take(self.record.hands.reshape(-1), flat))
+
+    def _obs(self, rows, seen: _Seen, me, trick, position, to_play, proposal, banco, counter,
+             countering, noise, played, stake=None) -> PlayObs:
+        """The observation of seat ``me`` (per row) of kernel rows ``rows``."""
+        record, deals, pick = self.record, self.deals, self._pick
+        mine, theirs = seen.mine, seen.theirs
+        table = pick(record.plays[:, trick, 0], rows) if position == 1 else \
+            np.full(len(rows), NO_CARD)
+        return PlayObs(
+            seen.hand, me, mine[:, H_DEALER].view(bool), trick,
+            position, to_play, table, mine[:, H_CARDS], theirs[:, H_CARDS], mine[:, H_RESULTS],
+            mine[:, H_LED].view(bool), pick(deals.stakes, rows),
+            pick(deals.stake, rows) if stake is None else stake, proposal, banco, counter,
+            countering, mine[:, H_SCORE], theirs[:, H_SCORE], self.config.target,
+            mine[:, H_DISCARDED].view(U32)[:, 0], noise, played)
+
+    def _finish(self, rows, outcome, winner, points) -> None:
+        self.deals.outcome[rows] = outcome
+        self.deals.winner[rows] = winner
+        self.deals.points[rows] = points
+
+    def before_card(self, view, record) -> np.ndarray:
+        """Award the last trick, end decided deals (TR-3), then the proposals (TR-4/5)."""
+        self.record = record
+        rows = self.every if view.rows is None else view.rows
+        trick, position = view.trick, view.position
+        ended = np.zeros(len(rows), dtype=bool)
+        if position == 0:  # the player to act leads this trick
+            flat = (self.twice if rows is self.every else 2 * rows) + view.seat
+            self.deals.history.reshape(-1)[flat * H_WIDTH + (H_LED.start + trick)] = 1
+        if position == 0 and trick > 0:
+            w = self._pick(record.winners, rows)  # -1: pourri (TR-3)
+            last = w[:, trick - 1]
+            at = (self.twice if rows is self.every else 2 * rows) * H_WIDTH \
+                + (H_RESULTS.start + trick - 1)
+            history = self.deals.history.reshape(-1)
+            for seat in (0, 1):
+                history[at + seat * H_WIDTH] = np.where(
+                    last < 0, I8(R.POURRI), np.where(last == seat, I8(R.WON), I8(R.LOST)))
+            if trick == R.N_TRICKS - 1:  # two tricks played
+                over, winner = _deal_result(w, 2)
+                if over.any():
+                    self._end_played(rows[over], winner[over])
+                    ended = over
+        if not ended.any():
+            return self._ask(rows, view.seat, view.hand, trick, position, view.played)
+        live = np.flatnonzero(~ended)
+        if live.size:
+            ended[live] = self._ask(rows[live], view.seat[live], view.hand[live], trick,
+                                    position, view.played[live])
+        return ended
+
+    def _ask(self, rows, me, hand, trick, position, played) -> np.ndarray:
+        """Gather the player to act once, ask the proposals; returns the rows that end."""
+        seen = self._seen(rows, me, hand)
+        ended = self._proposals(rows, seen, me, trick, position, played)
+        # for choose, which takes the hand from its view (the kernel compacted it already)
+        self.seen = seen._replace(hand=None)
+        if ended.any():
+            self.seen = self.seen.at(np.flatnonzero(~ended))
+        return ended
+
+    def _end_played(self, rows, winner) -> None:
+        null = winner < 0
+        self._finish(rows, np.where(null, R.NULL, R.PLAYED), winner,
+                     np.where(null, 0, self._pick(self.deals.stake, rows)))
+
+    def _proposals(self, rows, seen: _Seen, me, trick, position, played) -> np.ndarray:
+        """TR-4, TR-5: a proposal by ``me`` before its card; returns the rows that end."""
+        config, dispatch, deals, out = self.config, self.dispatch, self.deals, self.out
+        slot = 2 * trick + position
+        target = config.target
+        ended = np.zeros(len(rows), dtype=bool)
+        stake = self._pick(deals.stake, rows)
+        proposal = np.minimum(2 * stake, target - seen.mine[:, H_SCORE]).astype(I8)
+        asked = np.flatnonzero(proposal > stake)  # TR-5: a proposal must raise the stake
+        if not asked.size:
+            return ended
+        base = R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot
+        zeros = np.zeros(asked.size, dtype=I8)
+        if asked.size == rows.size:  # everyone: no copies
+            banco = proposal < 2 * stake
+            obs = self._obs(rows, seen, me, trick, position, True, proposal, banco, zeros,
+                            False, self._noise(base, rows), played)
+        else:
+            banco = proposal[asked] < 2 * stake[asked]
+            obs = self._obs(rows[asked], seen.at(asked), me[asked], trick, position, True,
+                            proposal[asked], banco, zeros, False, self._noise(base, rows[asked]),
+                            played[asked])
+        proposes = dispatch("propose", obs, obs.seat, bool)
+        p = asked[proposes]
+        if not p.size:
+            return ended
+        offered = proposal[p]
+        banco = banco[proposes]
+        other = 1 - me[p]
+        answerer = self._opponent(seen, p)
+        lacks = (target - answerer.mine[:, H_SCORE]).astype(I8)
+        counter = np.where(banco & (lacks > offered) & config.counter_banco, lacks, 0).astype(I8)
+        obs = self._obs(rows[p], answerer, other, trick, position, False, offered, banco,
+                        counter, False, self._noise(base + 1, rows[p]), played[p])
+        answer = dispatch("answer", obs, obs.seat, I8)
+        ids = deals.ids[rows[p]]
+        bad = (answer < 0) | (answer > R.COUNTER) | ((answer == R.COUNTER) & (counter == 0))
+        reject(bad, self.units[ids], "answer", lambda i: (
+            f"{int(answer[i])} by seat {int(obs.seat[i])} to a proposal of {int(offered[i])}"
+            f" (counter-banco {'allowed' if counter[i] else 'not allowed'}) (TR-4/TR-5)"))
+        out.proposed[slot, ids] = offered
+        out.answers[slot, ids] = answer
+        out.counters[slot, ids] = np.where(answer == R.COUNTER, counter, 0)
+        new_stake = np.where(answer == R.ACCEPT, offered, stake[p])
+        refused = np.flatnonzero(answer == R.REFUSE)
+        if refused.size:  # TR-4: the proposer scores the stake before the proposal
+            at = p[refused]
+            self._finish(rows[at], R.REFUSED, me[at], stake[at])
+            ended[at] = True
+        countered = np.flatnonzero(answer == R.COUNTER)
+        if countered.size:  # TR-5: the counter accepts the banco and proposes more
+            at = p[countered]
+            banco_stake = offered[countered]  # the proposer sees the accepted banco as stake
+            obs = self._obs(rows[at], seen.at(at), me[at], trick, position, True,
+                            counter[countered], np.zeros(at.size, dtype=bool),
+                            np.zeros(at.size, dtype=I8), True, self._noise(base + 2, rows[at]),
+                            played[at], stake=banco_stake)
+            reply = dispatch("answer", obs, obs.seat, I8)
+            reject((reply != R.REFUSE) & (reply != R.ACCEPT), self.units[ids[countered]],
+                   "reply", lambda i: (f"{int(reply[i])} to a counter-banco: accept (1) or "
+                                       f"refuse (0) only (TR-5)"))
+            out.replies[slot, ids[countered]] = reply
+            new_stake[countered] = np.where(reply == R.ACCEPT, counter[countered], banco_stake)
+            no = np.flatnonzero(reply == R.REFUSE)
+            if no.size:  # the counter-proposer scores the banco stake
+                self._finish(rows[at[no]], R.REFUSED, 1 - me[at[no]], banco_stake[no])
+                ended[at[no]] = True
+        deals.stake[rows[p]] = new_stake
+        return ended
+
+    def choose(self, view) -> np.ndarray:
+        """The card of the player to act (TR-3: any card of the hand)."""
+        rows = self.every if view.rows is None else view.rows
+        trick, position = view.trick, view.position
+        slot = 2 * trick + position
+        zeros = np.zeros(len(rows), dtype=I8)
+        seen = self.seen._replace(hand=view.hand)
+        obs = self._obs(rows, seen, view.seat, trick, position, True, zeros,
+                        zeros.astype(bool), zeros, False,
+                        self._noise(R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot + 3, rows),
+                        view.played)
+        card = self.dispatch("play", obs, obs.seat, I8)  # the kernel checks it (TR-3)
+        self.deals.history.reshape(-1)[seen.flat * H_WIDTH + (H_CARDS.start + trick)] = card
+        if rows is self.every:
+            self.deals.stakes[:, slot] = self.deals.stake
+        else:
+            self.deals.stakes[rows, slot] = np.take(self.deals.stake, rows)
+        return card
+
+
+def _describe_play(j: int, card: int, view) -> str:
+    """The message of an illegal card (TR-3: any card of the hand)."""
+    return (f"{card} by seat {int(view.seat[j])} in trick {view.trick + 1}: not in hand "
+            f"{R.format_cards(bits.cards_of(int(view.hand[j])))} (TR-3)")
+
+
+def _by_seat(by_role: np.ndarray, dealer: np.ndarray) -> np.ndarray:
+    """(M, 2) values by role (non-dealer, dealer) rearranged by seat."""
+    return np.where((dealer == 0)[:, None], by_role[:, ::-1], by_role)
 
 
 def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, noise, units,
                  out):
-    """TR-3..TR-5: the tricks, with proposals before each card, of the rows with a hand."""
+    """TR-3..TR-5: the tricks of the rows with a hand, on the shared kernel (suits ignored,
+    no duty, equal ranks pourri), with proposals before each card."""
     rows = np.flatnonzero(hand_no >= 0)
     m = rows.size
     if not m:
         return
-    d = dealer[rows]
-    meta = np.zeros((m, 2, 4), dtype=I8)
-    meta[:, 0, 0], meta[:, 1, 0] = 1 - d, d
-    meta[:, 0, 1], meta[:, 1, 1] = 0, 1
-    meta[:, :, 2] = scores[rows]
-    words = np.zeros((m, 2, 4), dtype=U32)
-    words[:, :, 0] = hands[rows]
-    words[:, :, 1] = discarded[rows]
-    history = np.zeros((m, 2, 8), dtype=I8)
-    history[:, :, 0:3] = NO_CARD
-    money = np.zeros((m, 16), dtype=I8)
-    money[:, R.N_SLOTS] = R.START_STAKE
-    money[:, 7:10] = UNPLAYED_WINNER
-    money[:, 10:13] = -1
-    state = _Trick(rows, words, meta, history, money)
-    target = config.target
-    for trick in range(R.N_TRICKS):
-        state.leaders[:, trick] = state.seat[:, 0]
-        for position in (0, 1):
-            slot = 2 * trick + position
-            state = _proposals(config, dispatch, state, out, position, trick, position, noise,
-                               units)
-            if not state.ids.size:
-                return
-            noise_at = _noise_getter(noise, state.ids)
-            zeros = np.zeros(state.ids.size, dtype=I8)
-            obs = _obs(state, position, trick, position, True, zeros, zeros.astype(bool), zeros,
-                       False, target, noise_at(R.CALL_SLOTS + R.DECISIONS_PER_CARD * slot + 3))
-            card = dispatch("play", obs, obs.seat, I8)
-            hand = state.hand[:, position]
-            bad = (card < 0) | (card >= R.N_CARDS)
-            bad |= ((hand >> np.clip(card, 0, 31).astype(U32)) & ONE) == 0
-            reject(bad, units[state.ids], "play", lambda i, c=card, s=obs.seat, h=hand, t=trick: (
-                f"{int(c[i])} by seat {int(s[i])} in trick {t + 1}: not in hand "
-                f"{R.format_cards(bits.cards_of(int(h[i])))} (TR-3)"))
-            bit = bits.card_bits(card)
-            state.hand[:, position] = hand ^ bit
-            state.words[:, :, 2] |= bit[:, None]
-            state.cards[:, position, trick] = card
-            state.stakes[:, slot] = state.stake
-            out.plays[slot, state.ids] = card
-            if position == 0:
-                out.leaders[trick, state.ids] = state.seat[:, 0]
-        state = _end_trick(state, out, trick)
-        if not state.ids.size:
-            return
+    every = m == len(hand_no)  # the usual case: slices and views, no gathers
 
+    def mine(a):
+        return a if every else a[rows]
 
-def _end_trick(state: _Trick, out: _Out, trick: int) -> _Trick:
-    """TR-3: compare the two cards, award the trick, end decided deals, set the next leader."""
-    lead_rank = state.cards[:, 0, trick] >> 2
-    reply_rank = state.cards[:, 1, trick] >> 2
-    leader_wins = lead_rank < reply_rank
-    follower_wins = reply_rank < lead_rank
-    pourri = ~leader_wins & ~follower_wins
-    state.results[:, 0, trick] = np.where(pourri, R.POURRI, np.where(leader_wins, R.WON, R.LOST))
-    state.results[:, 1, trick] = np.where(pourri, R.POURRI, np.where(leader_wins, R.LOST, R.WON))
-    state.winners[:, trick] = np.where(
-        pourri, POURRI_WINNER, np.where(leader_wins, state.seat[:, 0], state.seat[:, 1]))
-    if trick == 0:
-        return _swap(state, follower_wins)
-    w0, w1 = state.winners[:, 0], state.winners[:, 1]
-    if trick == 1:
-        over = ((w0 >= 0) & (w0 == w1)) | ((w0 < 0) != (w1 < 0))
-        winner = np.where(w0 >= 0, w0, w1)
-    else:
-        over = np.ones(len(w0), dtype=bool)
-        w2 = state.winners[:, 2]
-        winner = np.where(w0 < 0, w2, np.where(w2 < 0, w0, w2))
-    done = np.flatnonzero(over)
-    if done.size:
-        null = winner[done] < 0
-        _finish(out, state, done, np.where(null, R.NULL, R.PLAYED), winner[done],
-                np.where(null, 0, state.stake[done]))
-        state = _take(state, ~over)
-        follower_wins = follower_wins[~over]
-    return _swap(state, follower_wins)
+    d = mine(dealer)
+    history = np.zeros((m, 2, H_WIDTH), dtype=I8)
+    history[:, :, H_CARDS] = NO_CARD
+    history[:, :, H_SCORE] = _by_seat(mine(scores), d)
+    history[:, :, H_DEALER] = d[:, None] == np.arange(2)
+    history[:, :, H_DISCARDED].view(U32)[:, :, 0] = _by_seat(mine(discarded), d)
+    deals = _Deals(rows, history, np.zeros((m, R.N_SLOTS), I8),
+                   np.full(m, R.START_STAKE, I8), np.full(m, R.ABANDONED, I8),
+                   np.full(m, -1, I8), np.zeros(m, I8))
+    hooks = _TrucHooks(config, dispatch, deals, noise, units, out)
+    record = tricks.play_tricks(
+        _by_seat(mine(hands), d), (1 - d).astype(I8), R.N_TRICKS, U32(0), tricks.FREE_PLAY,
+        choose=hooks.choose, before_card=hooks.before_card, rank_only=True, units=mine(units),
+        describe=_describe_play)
+    last = np.flatnonzero(record.plays[:, -1, -1] >= 0)  # TR-3: three tricks decide
+    if last.size:
+        hooks._end_played(last, _deal_result(record.winners[last], 3)[1])
+    at = slice(None) if every else rows
+    plays = record.plays.reshape(m, R.N_SLOTS)
+    out.plays[:, at] = plays.T
+    out.stakes[:, at] = deals.stakes.T
+    out.leaders[:, at] = np.where(plays[:, 0::2] >= 0, record.leaders, I8(-1)).T
+    out.trick_winners[:, at] = np.where(plays[:, 1::2] >= 0, record.winners,
+                                        I8(UNPLAYED_WINNER)).T
+    out.stake[at] = deals.stake
+    out.outcome[at] = deals.outcome
+    out.winner[at] = deals.winner
+    out.points[at] = deals.points
 
 
 def play_batch(config: R.TrucConfig, dispatch: Dispatch, deck: np.ndarray, dealer: np.ndarray,
