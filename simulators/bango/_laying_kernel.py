@@ -227,10 +227,11 @@ def _k_order(key, n, order):
         order[j] = i
 
 
-def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, cand_key,
-                 cand_opt, order, hv, avail, n_opt, ub, added, cnt, dv, dk, ds, opts, nopt,
-                 score, rem, ch):
-    """Best lay of one row; fills ``placed`` and ``work_i`` = (gain, discards, opened)."""
+def _k_tally(hand, hv, avail):
+    """Fill ``hv[v, c]`` and ``avail[c]`` from a hand; returns (ge1, ge2, ge3, ge4, total).
+
+    ``geN`` is the mask of values held at least N times (coloured cards).
+    """
     ge1 = ge2 = ge3 = ge4 = 0
     total = 0
     for c in range(N_COLOURS):
@@ -252,12 +253,11 @@ def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, c
             ge3 |= 1 << v
         if h >= 4:
             ge4 |= 1 << v
-    n_open = 0
-    bonus_before = 0
-    for s in range(N_SLOTS):
-        if mask[s]:
-            n_open += 1
-        bonus_before += _k_bonus(col, s)
+    return ge1, ge2, ge3, ge4, total
+
+
+def _k_options_and_bounds(mask, col, ge1, avail, opt, n_opt, ub):
+    """Each slot's options (``opt``, ``n_opt``) and the upper bound of its bonus (``ub``)."""
     for s in range(N_SLOTS):
         if mask[s] == 0 and s > 0 and mask[s - 1] == 0:  # free slots share their options
             n_opt[s] = n_opt[s - 1]
@@ -276,6 +276,11 @@ def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, c
                     if x > top:
                         top = x
                 ub[s, o] = top
+
+
+def _k_structures(mask, free_discard, n_open, ge1, ge2, ge3, ge4, opt, n_opt, ub, cand_key,
+                  cand_opt):
+    """The structures that obey BG-6, keyed by bound (best first); returns how many."""
     n_cand = 0
     for o0 in range(n_opt[0]):
         a0 = opt[0, o0]
@@ -317,6 +322,23 @@ def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, c
                 cand_opt[n_cand, 1] = o1
                 cand_opt[n_cand, 2] = o2
                 n_cand += 1
+    return n_cand
+
+
+def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, cand_key,
+                 cand_opt, order, hv, avail, n_opt, ub, added, cnt, dv, dk, ds, opts, nopt,
+                 score, rem, ch):
+    """Best lay of one row; fills ``placed`` and ``work_i`` = (gain, discards, opened)."""
+    ge1, ge2, ge3, ge4, total = _k_tally(hand, hv, avail)
+    n_open = 0
+    bonus_before = 0
+    for s in range(N_SLOTS):
+        if mask[s]:
+            n_open += 1
+        bonus_before += _k_bonus(col, s)
+    _k_options_and_bounds(mask, col, ge1, avail, opt, n_opt, ub)
+    n_cand = _k_structures(mask, free_discard, n_open, ge1, ge2, ge3, ge4, opt, n_opt, ub,
+                           cand_key, cand_opt)
     _k_order(cand_key, n_cand, order)
     best = -1
     best_opened = N_SLOTS + 1
@@ -387,4 +409,5 @@ def _k_solve_batch(hands, seq_mask, seq_colours, free_discard, placed, gain, dis
 
 
 KERNEL_NAMES = ("_k_popcount", "_k_bonus", "_k_interval", "_k_slot_options", "_k_ends",
-                "_k_colour_search", "_k_order", "_k_solve_row", "_k_solve_batch")
+                "_k_colour_search", "_k_order", "_k_tally", "_k_options_and_bounds",
+                "_k_structures", "_k_solve_row", "_k_solve_batch")
