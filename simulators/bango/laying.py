@@ -340,7 +340,8 @@ def _kernels():
 
                 g = vars(K)
                 for name in K.KERNEL_NAMES:  # callees first
-                    g[name] = numba.njit(cache=True, nogil=True)(g[name])
+                    inline = "always" if name in K.INLINED else "never"
+                    g[name] = numba.njit(cache=True, nogil=True, inline=inline)(g[name])
                 _STATE["jitted"] = True
     return K
 
