@@ -108,10 +108,12 @@ def _k_ends(m):
     return ((m << 1) | (m >> 1)) & ~m & FULL
 
 
-def _k_depths(added, ds, dv, dk):
-    """The search depths: each value some slot adds (``dv``), with its slots (``ds``, ``dk``).
+def _k_colour_search(hv, avail, col, added, base, need, cnt, dv, dk, ds, opts, nopt, score,
+                     rem, ch, asg):
+    """Best colour assignment of the new cells of one structure (branch and bound).
 
-    Returns how many depths.
+    Returns the best objective ``base + sum of bonuses`` that is >= ``need``
+    (writing its colours into ``asg[s, v]``), or -1 if none reaches ``need``.
     """
     n_depth = 0
     for v in range(N_VALUES):
@@ -124,11 +126,10 @@ def _k_depths(added, ds, dv, dk):
             dv[n_depth] = v
             dk[n_depth] = k
             n_depth += 1
-    return n_depth
-
-
-def _k_depth_options(hv, n_depth, dv, dk, ds, cnt, opts, nopt, score):
-    """Per depth, the colour tuples within the copies held, best potential (``cnt``) first."""
+    for s in range(N_SLOTS):
+        for c in range(N_COLOURS):
+            cnt[s, c] = col[s, c] + _k_popcount(added[s] & avail[c])  # potential, reset below
+    # options per depth: colour tuples within the copies held, best potential first
     for d in range(n_depth):
         v, k = dv[d], dk[d]
         n = 0
@@ -159,13 +160,10 @@ def _k_depth_options(hv, n_depth, dv, dk, ds, cnt, opts, nopt, score):
                     opts[d, j - 1, t], opts[d, j, t] = opts[d, j, t], opts[d, j - 1, t]
                 j -= 1
         nopt[d] = n
-
-
-def _k_remaining(hv, n_depth, dv, dk, ds, rem):
-    """``rem[d, s, c]``: cells of slot ``s`` at depths ``d..`` that colour ``c`` could fill."""
     for s in range(N_SLOTS):
         for c in range(N_COLOURS):
             rem[n_depth, s, c] = 0
+            cnt[s, c] = col[s, c]
     for d in range(n_depth - 1, -1, -1):
         for s in range(N_SLOTS):
             for c in range(N_COLOURS):
@@ -175,24 +173,6 @@ def _k_remaining(hv, n_depth, dv, dk, ds, rem):
             for c in range(N_COLOURS):
                 if hv[dv[d], c] > 0:
                     rem[d, s, c] += 1
-
-
-def _k_colour_search(hv, avail, col, added, base, need, cnt, dv, dk, ds, opts, nopt, score,
-                     rem, ch, asg):
-    """Best colour assignment of the new cells of one structure (branch and bound).
-
-    Returns the best objective ``base + sum of bonuses`` that is >= ``need``
-    (writing its colours into ``asg[s, v]``), or -1 if none reaches ``need``.
-    """
-    n_depth = _k_depths(added, ds, dv, dk)
-    for s in range(N_SLOTS):
-        for c in range(N_COLOURS):
-            cnt[s, c] = col[s, c] + _k_popcount(added[s] & avail[c])  # potential, reset below
-    _k_depth_options(hv, n_depth, dv, dk, ds, cnt, opts, nopt, score)
-    for s in range(N_SLOTS):
-        for c in range(N_COLOURS):
-            cnt[s, c] = col[s, c]
-    _k_remaining(hv, n_depth, dv, dk, ds, rem)
     best = -1
     if n_depth == 0:
         val = base
@@ -429,8 +409,5 @@ def _k_solve_batch(hands, seq_mask, seq_colours, free_discard, placed, gain, dis
 
 
 KERNEL_NAMES = ("_k_popcount", "_k_bonus", "_k_interval", "_k_slot_options", "_k_ends",
-                "_k_depths", "_k_depth_options", "_k_remaining", "_k_colour_search", "_k_order",
-                "_k_tally", "_k_options_and_bounds", "_k_structures", "_k_solve_row",
-                "_k_solve_batch")
-# the colour search's setup, inlined into it (numba IR): called once per structure tried
-INLINED = ("_k_depths", "_k_depth_options", "_k_remaining")
+                "_k_colour_search", "_k_order", "_k_tally", "_k_options_and_bounds",
+                "_k_structures", "_k_solve_row", "_k_solve_batch")

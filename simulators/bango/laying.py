@@ -340,8 +340,7 @@ def _kernels():
 
                 g = vars(K)
                 for name in K.KERNEL_NAMES:  # callees first
-                    inline = "always" if name in K.INLINED else "never"
-                    g[name] = numba.njit(cache=True, nogil=True, inline=inline)(g[name])
+                    g[name] = numba.njit(cache=True, nogil=True)(g[name])
                 _STATE["jitted"] = True
     return K
 
