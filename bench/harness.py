@@ -46,7 +46,21 @@ TARGETS = {
     "fc_turns": 100_000,  # Five Crowns 4p heuristic, player-turns/s per core
     "fc_vs_gin": 2.0,  # ... decisions/s over OpenSpiel C++ gin_rummy random decisions/s
     "scaling": 1.8,  # runner, 2 processes over 1
+    "manille_deals": 400_000,  # Manille heuristic, batch 10^5, deals/s per core (issue 11)
+    "manille_vs_referee": 30.0,
+    "truc_deals": 1_000_000,  # Truc heuristic, batch 10^5, deals/s per core (issue 12)
+    "bango_turns": 200_000,  # Bango 4p heuristic, player-turns/s per core (issue 13)
 }
+
+
+def bench_script(name: str):
+    """One of the single-game scripts beside this file, loaded as a module."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class Report:
@@ -373,6 +387,90 @@ def bench_peers(rep: Report, seconds: float, ours: dict) -> None:
                     TARGETS["fc_vs_gin"], "x")
 
 
+def bench_manille(rep: Report, batch: int, repeats: int, peer_seconds: float) -> None:
+    from simulators.core import tricks
+    from simulators.manille import ManilleConfig, _heuristic_kernel
+    from simulators.manille.policies import make_policy
+
+    script = bench_script("manille")
+    config = ManilleConfig()
+    rep.say(f"Manille coincée (deals/s per core, CPU time, batch {batch:,})")
+    rep.row("compiled code first call (kernel, heuristic)",
+            f"{tricks.warm_up() + _heuristic_kernel.warm_up():.2f} s", "", "numba cache warm")
+    heuristic = script.engine_rates(config, make_policy("heuristic"), batch, repeats)
+    rand = script.engine_rates(config, make_policy("random"), batch, repeats)
+    ref = script.referee_rates(config, make_policy("heuristic"), 500 if batch < 10**5 else 3_000, 3)
+    for label, rates in (("engine, heuristic", heuristic), ("engine, random policy", rand),
+                         ("referee replaying the same kind of deals", ref)):
+        rep.row(label, *fmt((statistics.median(rates), min(rates), max(rates)), "deals/s"))
+    h, r = statistics.median(heuristic), statistics.median(ref)
+    for name, rates in script.openspiel_rates(peer_seconds, 3).items():
+        g = statistics.median(rates)
+        rep.row(f"OpenSpiel {name} random games (CPU time)", *fmt(
+            (g, min(rates), max(rates)), "games/s"),
+            f"Manille heuristic {h / g:.1f}x, random {statistics.median(rand) / g:.1f}x")
+    rep.verdict("Manille heuristic", h, TARGETS["manille_deals"], "deals/s")
+    rep.verdict("Manille engine / referee", h / r, TARGETS["manille_vs_referee"], "x")
+
+
+def bench_truc(rep: Report, batch: int, repeats: int) -> None:
+    from simulators.truc import fast
+    from simulators.truc.policies import make_policy
+    from simulators.truc.rules import TrucConfig
+
+    script = bench_script("truc")
+    config, policy = TrucConfig(), make_policy("heuristic")
+    rep.say(f"Truc (deals/s per core, CPU time, batch {batch:,}, heuristic)")
+    rep.row("fast-path kernel first call", f"{fast.warm_up():.2f} s", "", "numba cache warm")
+    whole = script.simulate_rate(config, policy, batch, repeats)
+    numpy_path = script.play_rate(config, policy, batch, repeats, fast=False)
+    ref = script.referee_rate(config, policy, 1_000 if batch < 10**5 else 5_000, 3)
+    r = statistics.median(ref)
+    for label, rates in (("engine, simulate_deals (compiled heuristic)", whole),
+                         ("engine, play_batch through the numpy path", numpy_path),
+                         ("referee replaying the same kind of deals", ref)):
+        m = statistics.median(rates)
+        rep.row(label, *fmt((m, min(rates), max(rates)), "deals/s"),
+                "" if rates is ref else f"{m / r:.1f}x referee")
+    rep.verdict("Truc heuristic simulate_deals", statistics.median(whole), TARGETS["truc_deals"],
+                "deals/s")
+
+
+def bench_truc_solver(rep: Report, iterations: int) -> None:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        rep.say("Truc solver: pyspiel not installed (pip install -e .[bench]); skipped")
+        return
+    from simulators.truc.solver.leduc import leduc_tree
+
+    script = bench_script("truc_solver")
+    rep.say(f"Truc solver: CFR+ on Leduc poker, {iterations} iterations, one core (wall)")
+    theirs, their_expl = script.openspiel_cfr_plus("leduc_poker", iterations)
+    ours, our_expl = script.ours_cfr_plus(leduc_tree(), iterations)
+    rep.row("OpenSpiel C++ CFRPlusSolver, Leduc", f"{theirs:,.0f} it/s", "",
+            f"exploitability {their_expl:.2e}")
+    rep.row("tapisvert CFR+ (numba, public tree), Leduc", f"{ours:,.0f} it/s", "",
+            f"exploitability {our_expl:.2e}; {ours / theirs:.1f}x OpenSpiel")
+
+
+def bench_bango(rep: Report, games: int, repeats: int) -> None:
+    from simulators.bango.policies import make_policy
+    from simulators.bango.rules import BangoConfig
+
+    script = bench_script("bango")
+    config, policy = BangoConfig(n_players=4), make_policy("heuristic")
+    rep.say(f"Bango, 4 players, whole games of {games:,} (player-turns/s per core, CPU time)")
+    rep.row("first 50 games (numba kernels loaded)", f"{script.warm_up(config, policy):.2f} s")
+    rates, _ = script.engine_rates(config, policy, games, repeats)
+    ref = script.referee_rates(config, policy, 50 if games < 10**4 else 300)
+    e, r = statistics.median(rates), statistics.median(ref)
+    rep.row("engine, heuristic", *fmt((e, min(rates), max(rates)), "turns/s"),
+            f"{e / r:.1f}x referee")
+    rep.row("referee replaying the same kind of games", *fmt((r, min(ref), max(ref)), "turns/s"))
+    rep.verdict("Bango 4p heuristic", e, TARGETS["bango_turns"], "turns/s")
+
+
 def profile_hottest(rep: Report, deals: int) -> list[tuple[str, float]]:
     """Where Bianco Mano's time goes, by stage."""
     from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
@@ -537,6 +635,11 @@ def main(argv: list[str] | None = None) -> int:
                                             repeats if args.quick else repeats_fc)
     if not args.quick and not args.full:
         rep.say("  (Five Crowns batch 10^6 rounds: not in the default run, ~2 minutes; --full)")
+    bench_manille(rep, 10_000 if args.quick else 100_000, 1 if args.quick else 5,
+                  0.2 if args.quick else 1.0)
+    bench_truc(rep, 10_000 if args.quick else 100_000, 1 if args.quick else 5)
+    bench_truc_solver(rep, 50 if args.quick else 1_000)
+    bench_bango(rep, 1_000 if args.quick else 20_000, 1 if args.quick else 5)
     bench_scaling(rep, 100_000 if args.quick else 2_000_000, 1 if args.quick else 3)
     bench_peers(rep, 0.2 if args.quick else 1.0, ours)
     profile = profile_hottest(rep, 10_000 if args.quick else 100_000)

@@ -15,10 +15,11 @@ def test_harness_quick_mode_runs_and_writes_its_tables(tmp_path):
                              "--write-docs", str(docs)], capture_output=True, text=True,
                             timeout=300, cwd=ROOT)
     assert result.returncode == 0, result.stderr[-3000:]
-    for section in ("Bianco Mano, 4 players", "Five Crowns, 4 players", "Runner:",
-                    "Profile: Bianco Mano"):
+    for section in ("Bianco Mano, 4 players", "Five Crowns, 4 players", "Manille coincée",
+                    "Truc (deals/s", "Truc solver:", "Bango, 4 players",
+                    "Runner:", "Profile: Bianco Mano"):
         assert section in result.stdout
-    assert result.stdout.count("TARGET ") >= 3
+    assert result.stdout.count("TARGET ") >= 8
     text = docs.read_text()
     assert "## Targets" in text and "| what | figure | spread | note |" in text
     assert "python bench/harness.py --quick" in text
