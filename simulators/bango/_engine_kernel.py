@@ -15,9 +15,9 @@ Kind ``k`` has value ``k % 11 + 1`` and colour ``k // 11`` (4: black), as in
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
+
+from simulators.core.jit import jit_once
 
 N_VALUES = 11
 N_COLOURS = 4
@@ -114,22 +114,11 @@ def _k_lay_check(hands, seq_mask, n_open, placed, free_discard, code, added, col
 
 
 KERNEL_NAMES = ("_k_popcount", "_k_row_code", "_k_lay_check")  # callees first
-_STATE: dict = {}
-_LOCK = threading.Lock()
 
 
-def _kernels():
-    """This module with its kernels jitted once per process (numba, ``cache=True``)."""
-    if "jitted" not in _STATE:
-        with _LOCK:
-            if "jitted" not in _STATE:
-                import numba
-
-                g = globals()
-                for name in KERNEL_NAMES:
-                    g[name] = numba.njit(cache=True, nogil=True)(g[name])
-                _STATE["jitted"] = True
-    return _STATE
+def _kernels() -> None:
+    """Jit this module's kernels once per process (numba, ``cache=True``)."""
+    jit_once(globals(), KERNEL_NAMES)
 
 
 def lay_check(hands, seq_mask, n_open, placed, free_discard: bool):

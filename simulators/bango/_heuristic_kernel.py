@@ -13,9 +13,10 @@ batches. Plain numba-compilable Python, jitted by :func:`kernels`
 from __future__ import annotations
 
 import sys
-import threading
 
 import numpy as np
+
+from simulators.core.jit import jit_once
 
 N_VALUES = 11
 N_COLOURS = 4
@@ -234,21 +235,11 @@ def _k_placeable(seat, hand, seq_mask, n_open, out):
 KERNEL_NAMES = ("_k_fit_values", "_k_fits", "_k_held_kind", "_k_dead_kind", "_k_value_index",
                 "_k_draw_on", "_k_bango", "_k_take", "_k_spoil", "_k_destroy", "_k_popcount",
                 "_k_grow", "_k_longest_run", "_k_placeable")  # callees first
-_STATE: dict = {}
-_LOCK = threading.Lock()
 
 
 def _kernels():
     """This module with its kernels jitted once per process (numba, ``cache=True``)."""
-    if "jitted" not in _STATE:
-        with _LOCK:
-            if "jitted" not in _STATE:
-                import numba
-
-                g = globals()
-                for name in KERNEL_NAMES:
-                    g[name] = numba.njit(cache=True, nogil=True)(g[name])
-                _STATE["jitted"] = True
+    jit_once(globals(), KERNEL_NAMES)
     return sys.modules[__name__]
 
 

@@ -69,7 +69,6 @@ values; the search stops when the bound falls below the best found.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -78,6 +77,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simulators.bango import rules as R
+from simulators.core.jit import jit_once
 
 Lay = R.Lay
 N_SLOTS = R.MAX_SEQUENCES
@@ -322,10 +322,6 @@ def _prepare(hands, seq_mask, seq_colours):
             np.ascontiguousarray(c, np.int8), single)
 
 
-_STATE: dict = {}
-_LOCK = threading.Lock()
-
-
 def _kernels():
     """The kernel module, its functions jitted once per process (numba, ``cache=True``).
 
@@ -333,15 +329,7 @@ def _kernels():
     """
     from simulators.bango import _laying_kernel as K
 
-    if "jitted" not in _STATE:
-        with _LOCK:
-            if "jitted" not in _STATE:
-                import numba
-
-                g = vars(K)
-                for name in K.KERNEL_NAMES:  # callees first
-                    g[name] = numba.njit(cache=True, nogil=True)(g[name])
-                _STATE["jitted"] = True
+    jit_once(vars(K), K.KERNEL_NAMES)  # callees first
     return K
 
 

@@ -58,6 +58,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from simulators.core.jit import jit_once
 from simulators.five_crowns import rules as R
 
 N_VEC = 3 ** R.N_RANKS  # suit count vectors, 0..2 per rank
@@ -540,13 +541,7 @@ def _kernels() -> None:
     with _LOCK:
         if "best" in _STATE:
             return
-        if "jitted" not in _STATE:
-            import numba
-
-            g = globals()
-            for name in _KERNEL_NAMES:
-                g[name] = numba.njit(cache=True, nogil=True)(g[name])
-            _STATE["jitted"] = True
+        jit_once(globals(), _KERNEL_NAMES)
         runcost = _k_runcost_table()
         best, best2 = _k_best_tables(runcost)
         _STATE.update(runcost=runcost, best=best, best2=best2)

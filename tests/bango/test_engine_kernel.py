@@ -58,3 +58,16 @@ def test_compiled_check_equals_lay_errors(free):
     colour = R.KIND_COLOUR[np.maximum(placed[ok], 0)]
     for c in range(R.N_COLOURS):
         assert (colours[ok][:, :, c] == (used & (colour == c)).sum(axis=2)).all()
+
+
+def test_jit_once_compiles_a_module_once_and_callees_are_found():
+    from simulators.bango import _engine_kernel as module
+    from simulators.core.jit import jit_once
+
+    jit_once(vars(module), module.KERNEL_NAMES)
+    compiled = module._k_lay_check
+    assert callable(compiled.py_func)  # a numba dispatcher, its Python source kept
+    assert all(hasattr(getattr(module, name), "py_func") for name in module.KERNEL_NAMES)
+    jit_once(vars(module), module.KERNEL_NAMES)  # a second call changes nothing
+    assert module._k_lay_check is compiled
+    assert module._k_popcount(np.uint16(0b1011)) == 3  # runs compiled
