@@ -84,6 +84,81 @@ class RoundArrays(NamedTuple):
     reshuffles: list[tuple[int, int, tuple[int, ...]]]
 
 
+@dataclass
+class _Round:
+    """The state of a batch of rounds in play, one row per round (updated in place)."""
+
+    hands: np.ndarray  # (N, n, 56)
+    stock: np.ndarray  # (N, 116) kinds; next card at stock_top
+    stock_top: np.ndarray
+    stock_end: np.ndarray
+    pile: np.ndarray  # (N, 116) discard pile, top at pile_len - 1
+    pile_len: np.ndarray
+    penalty: np.ndarray  # (N, n) each hand's least penalty
+    went_out: np.ndarray
+    out_turn: np.ndarray
+    last_turns: np.ndarray  # FC-5: turns left once someone is out
+    turns: np.ndarray
+    capped: np.ndarray
+
+
+def _new_round(decks: np.ndarray, n: int, round_no: int, dealer: np.ndarray) -> _Round:
+    """Hands dealt, the next card turned to start the discard pile (FC-2)."""
+    n_rows, k = len(decks), R.cards_dealt(round_no)
+    hands = deal(decks, n, round_no, dealer)
+    pile = np.zeros((n_rows, R.N_CARDS), dtype=I8)
+    pile[:, 0] = decks[:, n * k]  # the top stock card starts the discard pile
+    penalty = melds.min_penalty(hands.reshape(-1, R.N_KINDS), R.wild_rank(round_no))
+    return _Round(
+        hands=hands, stock=decks.copy(), stock_top=np.full(n_rows, n * k + 1),
+        stock_end=np.full(n_rows, R.N_CARDS), pile=pile,
+        pile_len=np.ones(n_rows, dtype=np.int64), penalty=penalty.reshape(n_rows, n),
+        went_out=np.full(n_rows, -1, dtype=I8), out_turn=np.full(n_rows, -1, dtype=np.int32),
+        last_turns=np.zeros(n_rows, dtype=np.int32), turns=np.zeros(n_rows, dtype=np.int32),
+        capped=np.zeros(n_rows, dtype=bool))
+
+
+def _draw(rd: _Round, dispatch: Dispatch, planning: bool, active, seat, obs: DrawObs):
+    """The draw of each active row (FC-3): the discard pile's top or the stock's."""
+    plan = None
+    if planning:
+        took, plan = dispatch.pair("draw_with_plan", obs, seat, (bool, I8))
+        plan = np.where(took, plan, I8(-1))
+    else:
+        took = dispatch("draw", obs, seat, bool)
+    stock_card = rd.stock[active, np.minimum(rd.stock_top[active], R.N_CARDS - 1)]
+    drawn = np.where(took, obs.top, stock_card).astype(I8)
+    rd.pile_len[active] -= took
+    rd.stock_top[active] += ~took
+    obs.hand[np.arange(active.size), drawn] += 1  # the observation holds the hand itself
+    return took, drawn, plan
+
+
+def _discard(rd: _Round, dispatch: Dispatch, active, seat, t: int, units_now,
+             obs: DiscardObs) -> np.ndarray:
+    """The discard of each active row onto the pile, checked (FC-3)."""
+    hand, discard = obs.hand, dispatch("discard", obs, seat, I8)
+    held = hand[np.arange(active.size), np.clip(discard, 0, R.N_KINDS - 1)]
+    reject((discard < 0) | (discard >= R.N_KINDS) | (held == 0), units_now, "discard",
+           lambda i, d=discard, s=seat, t=t: f"of {d[i]} not in the hand of seat {s[i]} at "
+                                              f"turn {t} (FC-3)")
+    hand[np.arange(active.size), discard] -= 1
+    rd.pile[active, rd.pile_len[active]] = discard
+    rd.pile_len[active] += 1
+    return discard
+
+
+def _go_out(rd: _Round, active, seat, t: int, n: int, out, final) -> np.ndarray:
+    """Going out (FC-5): everyone else has one more turn; the rows whose round ended."""
+    rd.turns[active] += 1
+    first_out = active[out]
+    rd.went_out[first_out] = seat[out]
+    rd.out_turn[first_out] = t
+    rd.last_turns[first_out] = n - 1
+    rd.last_turns[active[final]] -= 1
+    return (rd.went_out[active] >= 0) & (rd.last_turns[active] == 0)
+
+
 def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarray,
                 round_no: int, dealer: np.ndarray, units: np.ndarray, entropy: int,
                 key: int) -> RoundArrays:
@@ -92,103 +167,55 @@ def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarra
     ``key`` separates this round's random streams (reshuffles, noise) from
     other rounds of the same units (the round number in games).
     """
-    n = config.n_players
-    n_rows = len(decks)
-    k = R.cards_dealt(round_no)
-    wild = R.wild_rank(round_no)
-    hands = deal(decks, n, round_no, dealer)
-    stock = decks.copy()
-    stock_top = np.full(n_rows, n * k + 1)  # next stock card (FC-2)
-    stock_end = np.full(n_rows, R.N_CARDS)
-    pile = np.zeros((n_rows, R.N_CARDS), dtype=I8)
-    pile[:, 0] = decks[:, n * k]  # the top stock card starts the discard pile
-    pile_len = np.ones(n_rows, dtype=np.int64)
-    penalty = melds.min_penalty(hands.reshape(-1, R.N_KINDS), wild).reshape(n_rows, n)
-    went_out = np.full(n_rows, -1, dtype=I8)
-    out_turn = np.full(n_rows, -1, dtype=np.int32)
-    last_turns = np.zeros(n_rows, dtype=np.int32)
-    turns = np.zeros(n_rows, dtype=np.int32)
+    n, n_rows, wild = config.n_players, len(decks), R.wild_rank(round_no)
+    rd = _new_round(decks, n, round_no, dealer)
     active = np.arange(n_rows)
-    log_seat, log_took, log_discard, log_out, log_rows = [], [], [], [], []
+    log: list[tuple] = []  # (rows, seat, took, discard, out) per turn
     reshuffles: list[tuple[int, int, tuple[int, ...]]] = []
-    max_turns = config.max_turns * n
     planning = dispatch.has("draw_with_plan", standing_for=("draw",))
-    capped = np.zeros(n_rows, dtype=bool)
     t = 0
     while active.size:
-        if t >= max_turns:  # nobody out in time: those rounds stop, hands scored as they are
-            stuck = went_out[active] < 0
-            capped[active[stuck]] = True
+        if t >= config.max_turns * n:  # nobody out in time: hands scored as they are
+            stuck = rd.went_out[active] < 0
+            rd.capped[active[stuck]] = True
             active = active[~stuck]
             if not active.size:
                 break
         seat = ((dealer[active].astype(np.int64) + 1 + t) % n).astype(I8)
         units_now = units[active]
-        noise = None
+        noise = [None] * 3
         if dispatch.uses_noise:
             noise = rng.draw_per_unit(entropy, units_now, STREAM_NOISE,
                                       lambda g, size: rng.uniforms(g, size, 3), key, t).T
-        empty = stock_top[active] >= stock_end[active]
+        empty = rd.stock_top[active] >= rd.stock_end[active]
         if empty.any():  # FC-6: the whole discard pile becomes a new shuffled stock
-            _reshuffle(active[empty], t, stock, stock_top, stock_end, pile, pile_len, entropy,
-                       units, key, reshuffles)
-        hand = hands[active, seat]
-        final = went_out[active] >= 0
-        top = pile[active, pile_len[active] - 1]
-        obs = DrawObs(hand, penalty[active, seat], top, wild, round_no, seat, t, final,
-                      stock_end[active] - stock_top[active], n,
-                      None if noise is None else noise[0])
-        plan = None
-        if planning:
-            took, plan = dispatch.pair("draw_with_plan", obs, seat, (bool, I8))
-            plan = np.where(took, plan, I8(-1))
-        else:
-            took = dispatch("draw", obs, seat, bool)
-        drawn = np.where(took, top, stock[active, np.minimum(stock_top[active], R.N_CARDS - 1)])
-        drawn = drawn.astype(I8)
-        pile_len[active] -= took
-        stock_top[active] += ~took
-        hand[np.arange(active.size), drawn] += 1
-        obs = DiscardObs(hand, drawn, took, plan, wild, round_no, seat, t, final, n,
-                         None if noise is None else noise[1])
-        discard = dispatch("discard", obs, seat, I8)
-        held = hand[np.arange(active.size), np.clip(discard, 0, R.N_KINDS - 1)]
-        reject((discard < 0) | (discard >= R.N_KINDS) | (held == 0), units_now, "discard",
-               lambda i, d=discard, s=seat, t=t: f"of {d[i]} not in the hand of seat {s[i]} at "
-                                                  f"turn {t} (FC-3)")
-        hand[np.arange(active.size), discard] -= 1
-        pile[active, pile_len[active]] = discard
-        pile_len[active] += 1
+            _reshuffle(active[empty], t, rd.stock, rd.stock_top, rd.stock_end, rd.pile,
+                       rd.pile_len, entropy, units, key, reshuffles)
+        hand, final = rd.hands[active, seat], rd.went_out[active] >= 0
+        top = rd.pile[active, rd.pile_len[active] - 1]
+        took, drawn, plan = _draw(rd, dispatch, planning, active, seat, DrawObs(
+            hand, rd.penalty[active, seat], top, wild, round_no, seat, t, final,
+            rd.stock_end[active] - rd.stock_top[active], n, noise[0]))
+        discard = _discard(rd, dispatch, active, seat, t, units_now, DiscardObs(
+            hand, drawn, took, plan, wild, round_no, seat, t, final, n, noise[1]))
         kept = melds.min_penalty(hand, wild)
         can = kept == 0
-        obs = GoOutObs(hand, can, wild, round_no, seat, t // n + 1, n,
-                       None if noise is None else noise[2])
+        obs = GoOutObs(hand, can, wild, round_no, seat, t // n + 1, n, noise[2])
         out = dispatch("go_out", obs, seat, bool) & ~final
         reject(out & ~can, units_now, "going out",
                lambda i, s=seat, t=t: f"of seat {s[i]} at turn {t} whose hand does not meld "
                                       "(FC-3)")
-        hands[active, seat] = hand
-        penalty[active, seat] = kept
-        log_rows.append(active)
-        log_seat.append(seat)
-        log_took.append(took)
-        log_discard.append(discard)
-        log_out.append(np.where(final, can, out))
-        turns[active] += 1
-        first_out = active[out]
-        went_out[first_out] = seat[out]
-        out_turn[first_out] = t
-        last_turns[first_out] = n - 1  # FC-5: everyone else has one more turn
-        last_turns[active[final]] -= 1
-        done = (went_out[active] >= 0) & (last_turns[active] == 0)
-        active = active[~done]
+        rd.hands[active, seat] = hand
+        rd.penalty[active, seat] = kept
+        log.append((active, seat, took, discard, np.where(final, can, out)))
+        active = active[~_go_out(rd, active, seat, t, n, out, final)]
         t += 1
-    penalties = melds.min_penalty(hands.reshape(-1, R.N_KINDS), wild).reshape(n_rows, n)
-    has_out = went_out >= 0
-    penalties[np.flatnonzero(has_out), went_out[has_out]] = 0
-    log = _turn_log(n_rows, log_rows, log_seat, log_took, log_discard, log_out)
-    return RoundArrays(dealer.astype(I8), decks, went_out, out_turn, turns, capped,
-                       penalties.astype(np.int32), hands, *log, reshuffles)
+    penalties = melds.min_penalty(rd.hands.reshape(-1, R.N_KINDS), wild).reshape(n_rows, n)
+    has_out = rd.went_out >= 0
+    penalties[np.flatnonzero(has_out), rd.went_out[has_out]] = 0
+    return RoundArrays(dealer.astype(I8), decks, rd.went_out, rd.out_turn, rd.turns, rd.capped,
+                       penalties.astype(np.int32), rd.hands, *_turn_log(n_rows, log),
+                       reshuffles)
 
 
 def _reshuffle(rows, t, stock, stock_top, stock_end, pile, pile_len, entropy, units, key,
@@ -208,18 +235,18 @@ def _reshuffle(rows, t, stock, stock_top, stock_end, pile, pile_len, entropy, un
     pile_len[rows] = 1
 
 
-def _turn_log(n_rows, log_rows, log_seat, log_took, log_discard, log_out):
-    """(N, T) arrays of each round's turns in order."""
-    width = len(log_rows)
+def _turn_log(n_rows, log):
+    """(N, T) arrays of each round's turns in order, from (rows, seat, took, discard, out)."""
+    width = len(log)
     seat = np.full((n_rows, width), -1, dtype=I8)
     took = np.zeros((n_rows, width), dtype=bool)
     discard = np.full((n_rows, width), -1, dtype=I8)
     out = np.zeros((n_rows, width), dtype=bool)
-    for t, rows in enumerate(log_rows):
-        seat[rows, t] = log_seat[t]
-        took[rows, t] = log_took[t]
-        discard[rows, t] = log_discard[t]
-        out[rows, t] = log_out[t]
+    for t, (rows, turn_seat, turn_took, turn_discard, turn_out) in enumerate(log):
+        seat[rows, t] = turn_seat
+        took[rows, t] = turn_took
+        discard[rows, t] = turn_discard
+        out[rows, t] = turn_out
     return seat, took, discard, out
 
 
