@@ -616,71 +616,22 @@ def summarize_games(games_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
         rel_index = (first[:, None] + np.arange(n_players)) % n_players
         rel_score = np.take_along_axis(score, rel_index, axis=1)
         rel_share = np.take_along_axis(share, rel_index, axis=1)
+        per_seat = (("seat", "score", score), ("seat", "win share", share),
+                    ("from first dealer", "score", rel_score),
+                    ("from first dealer", "win share", rel_share))
         for s in range(n_players):
-            rows.append(
-                estimate_row(
-                    stats.mean(score[:, s]),
-                    players=n_players,
-                    group="seat",
-                    index=s,
-                    metric="score",
-                )
-            )
-            rows.append(
-                estimate_row(
-                    stats.mean(share[:, s]),
-                    players=n_players,
-                    group="seat",
-                    index=s,
-                    metric="win share",
-                )
-            )
-            rows.append(
-                estimate_row(
-                    stats.mean(rel_score[:, s]),
-                    players=n_players,
-                    group="from first dealer",
-                    index=s,
-                    metric="score",
-                )
-            )
-            rows.append(
-                estimate_row(
-                    stats.mean(rel_share[:, s]),
-                    players=n_players,
-                    group="from first dealer",
-                    index=s,
-                    metric="win share",
-                )
-            )
+            rows += [estimate_row(stats.mean(values[:, s]), players=n_players, group=group,
+                                  index=s, metric=metric) for group, metric, values in per_seat]
         others = rel_score[:, 1:].mean(axis=1)
-        rows.append(
-            estimate_row(
-                stats.paired_difference(rel_score[:, 0], others),
-                players=n_players,
-                group="first dealer - others",
-                index=0,
-                metric="score",
+        rows += [
+            estimate_row(estimate, players=n_players, group=group, index=index, metric=metric)
+            for group, index, metric, estimate in (
+                ("first dealer - others", 0, "score",
+                 stats.paired_difference(rel_score[:, 0], others)),
+                ("first dealer - others", 0, "win share", stats.mean(rel_share[:, 0])),
+                ("all seats", -1, "score", stats.mean(score.mean(axis=1))),
             )
-        )
-        rows.append(
-            estimate_row(
-                stats.mean(rel_share[:, 0]),
-                players=n_players,
-                group="first dealer - others",
-                index=0,
-                metric="win share",
-            )
-        )
-        rows.append(
-            estimate_row(
-                stats.mean(score.mean(axis=1)),
-                players=n_players,
-                group="all seats",
-                index=-1,
-                metric="score",
-            )
-        )
+        ]
     return pl.DataFrame(rows)
 
 
