@@ -98,86 +98,107 @@ def _groups(deal: D.DealTree):
             yield _Group(k // 8, k % 8, row_nodes[part], row_types[part])
 
 
-def _observation(deal: D.DealTree, g: _Group, hist) -> tuple[PlayObs, np.ndarray]:
-    """The engine's observation at each row of a group (noise left None), and legal ranks."""
-    spec, tree = deal.spec, deal.tree
-    ranks, who, stakes_by_slot = (h[g.nodes] for h in hist)
-    a = tree.player[g.nodes].astype(np.int64)
-    n = len(g.nodes)
-    me = a[:, None]
-    trick, position = g.slot // 2, g.slot % 2
-    # cards: suits given in order of appearance (played cards, then the hand)
-    occ = np.zeros((n, spec.n_ranks), dtype=np.int64)
+def _cards_seen(ranks, n: int, slot: int, n_ranks: int):
+    """Card ids of the cards played so far, their bitmask, and how many of each rank.
+
+    Suits are given in order of appearance (played cards, then the hand).
+    """
+    occ = np.zeros((n, n_ranks), dtype=np.int64)
     rows = np.arange(n)
     cards = np.full((n, 6), -1, dtype=np.int8)
     played = np.zeros(n, dtype=np.uint32)
-    for j in range(g.slot):
+    for j in range(slot):
         r = ranks[:, j].astype(np.int64)
         c = 4 * r + np.minimum(occ[rows, r], 3)
         occ[rows, r] += 1
         cards[:, j] = c
         played |= np.left_shift(np.uint32(1), c.astype(np.uint32))
+    return cards, played, occ
+
+
+def _hand_left(deal: D.DealTree, g: _Group, ranks, who, a, occ):
+    """The deciding player's remaining ranks (counts) and his hand as a card bitmask."""
+    n = len(g.nodes)
     counts = deal.type_counts[g.types].astype(np.int64)
     mine_played = np.zeros_like(counts)
     for j in range(g.slot):
         hit = who[:, j] == a
-        np.add.at(mine_played, (rows[hit], ranks[hit, j].astype(np.int64)), 1)
+        np.add.at(mine_played, (np.arange(n)[hit], ranks[hit, j].astype(np.int64)), 1)
     remaining = counts - mine_played
     hand = np.zeros(n, dtype=np.uint32)
-    for r in range(spec.n_ranks):
+    for r in range(deal.spec.n_ranks):
         for k in range(3):
             has = remaining[:, r] > k
             bit = np.left_shift(np.uint32(1), (4 * r + np.minimum(occ[:, r] + k, 3)).astype(
                 np.uint32))
             hand |= np.where(has, bit, np.uint32(0))
+    return remaining, hand
+
+
+def _tricks_seen(slot: int, ranks, who, a, cards):
+    """Per trick: my card, the opponent's, the result for me (TR-3) and whether I led."""
+    n = len(a)
     my_cards = np.full((n, 3), -1, dtype=np.int8)
     opp_cards = np.full((n, 3), -1, dtype=np.int8)
     results = np.zeros((n, 3), dtype=np.int8)
     i_led = np.zeros((n, 3), dtype=bool)
     for t in range(3):
         for j in (2 * t, 2 * t + 1):
-            if j < g.slot:
+            if j < slot:
                 mine = who[:, j] == a
                 my_cards[:, t] = np.where(mine, cards[:, j], my_cards[:, t])
                 opp_cards[:, t] = np.where(mine, opp_cards[:, t], cards[:, j])
-        if 2 * t < g.slot:
+        if 2 * t < slot:
             i_led[:, t] = who[:, 2 * t] == a
-        if 2 * t + 1 < g.slot:
+        if 2 * t + 1 < slot:
             lead, reply = ranks[:, 2 * t], ranks[:, 2 * t + 1]
             leader_wins = lead < reply
             i_won = np.where(i_led[:, t], leader_wins, ~leader_wins)
             results[:, t] = np.where(lead == reply, R.POURRI, np.where(i_won, R.WON, R.LOST))
-    table = cards[:, g.slot - 1] if position == 1 else np.full(n, -1, dtype=np.int8)
-    my_score = np.asarray(spec.scores)[a].astype(np.int8)
-    opp_score = np.asarray(spec.scores)[1 - a].astype(np.int8)
+    return my_cards, opp_cards, results, i_led
+
+
+def _stakes_seen(deal: D.DealTree, g: _Group, my_score, opp_score):
+    """Stake, proposal, banco and counter-banco as the deciding player sees them (TR-4, TR-5)."""
+    spec, n = deal.spec, len(g.nodes)
     stake = deal.stake[g.nodes].astype(np.int8)
     pending = deal.pending[g.nodes].astype(np.int8)
-    zero8 = np.zeros(n, dtype=np.int8)
-    countering = g.kind == D.K_REPLY
+    zero8, no = np.zeros(n, dtype=np.int8), np.zeros(n, dtype=bool)
     if g.kind == D.K_PROPOSE:
         proposal = np.minimum(2 * stake, spec.target - my_score).astype(np.int8)
-        banco, counter = proposal < 2 * stake, zero8
-    elif g.kind == D.K_ANSWER:
-        proposal = pending
+        return stake, proposal, proposal < 2 * stake, zero8
+    if g.kind == D.K_ANSWER:
         banco = pending < 2 * stake
         lacks = (spec.target - my_score).astype(np.int8)
         allowed = banco & (lacks > pending) & spec.counter_banco
-        counter = np.where(allowed, lacks, 0).astype(np.int8)
-    elif countering:  # the proposer sees his banco accepted and the counter proposed
-        stake = pending
-        proposal = (spec.target - opp_score).astype(np.int8)
-        banco, counter = np.zeros(n, dtype=bool), zero8
-    else:
-        proposal, banco, counter = zero8, np.zeros(n, dtype=bool), zero8
+        return stake, pending, banco, np.where(allowed, lacks, 0).astype(np.int8)
+    if g.kind == D.K_REPLY:  # the proposer sees his banco accepted and the counter proposed
+        return pending, (spec.target - opp_score).astype(np.int8), no, zero8
+    return stake, zero8, no, zero8
+
+
+def _observation(deal: D.DealTree, g: _Group, hist) -> tuple[PlayObs, np.ndarray]:
+    """The engine's observation at each row of a group (noise left None), and legal ranks."""
+    spec, tree = deal.spec, deal.tree
+    ranks, who, stakes_by_slot = (h[g.nodes] for h in hist)
+    a = tree.player[g.nodes].astype(np.int64)
+    n = len(g.nodes)
+    cards, played, occ = _cards_seen(ranks, n, g.slot, spec.n_ranks)
+    remaining, hand = _hand_left(deal, g, ranks, who, a, occ)
+    my_cards, opp_cards, results, i_led = _tricks_seen(g.slot, ranks, who, a, cards)
+    position = g.slot % 2
+    table = cards[:, g.slot - 1] if position == 1 else np.full(n, -1, dtype=np.int8)
+    my_score = np.asarray(spec.scores)[a].astype(np.int8)
+    opp_score = np.asarray(spec.scores)[1 - a].astype(np.int8)
+    stake, proposal, banco, counter = _stakes_seen(deal, g, my_score, opp_score)
     slot_stakes = np.where(np.arange(6) < g.slot, stakes_by_slot, 0).astype(np.int8)
     obs = PlayObs(
-        hand=hand, seat=a.astype(np.int8), is_dealer=(a == 1), trick=trick, position=position,
-        to_play=g.kind != D.K_ANSWER, table=table, my_cards=my_cards, opp_cards=opp_cards,
-        results=results, i_led=i_led, stakes=slot_stakes, stake=stake, proposal=proposal,
-        banco=banco, counter=counter, countering=bool(countering), my_score=my_score,
-        opp_score=opp_score, target=spec.target, discarded=np.zeros(n, dtype=np.uint32),
-        noise=None, played=played)
-    del me
+        hand=hand, seat=a.astype(np.int8), is_dealer=(a == 1), trick=g.slot // 2,
+        position=position, to_play=g.kind != D.K_ANSWER, table=table, my_cards=my_cards,
+        opp_cards=opp_cards, results=results, i_led=i_led, stakes=slot_stakes, stake=stake,
+        proposal=proposal, banco=banco, counter=counter, countering=bool(g.kind == D.K_REPLY),
+        my_score=my_score, opp_score=opp_score, target=spec.target,
+        discarded=np.zeros(n, dtype=np.uint32), noise=None, played=played)
     return obs, remaining
 
 
