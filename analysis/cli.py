@@ -397,7 +397,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> str:
-    from analysis.compare import compare
+    from analysis.compare import compare, verdict
     from analysis.experiment import check_seats, policy_label
 
     experiment = build_experiment(args)
@@ -422,9 +422,6 @@ def cmd_compare(args: argparse.Namespace) -> str:
         write_table(table, args.out)
     paired = table.row(2, named=True)
     unpaired = table.row(3, named=True)
-    significant = paired["low"] > 0 or paired["high"] < 0
-    verdict = (("A is better" if paired["low"] > 0 else "B is better") if significant
-               else "no significant difference at 95% (the interval covers 0)")
     lines = [
         f"Score per {experiment.unit.singular} of {_seats_phrase(seats)} "
         f"(other seats: {policy_label(experiment.game, baseline)}), same "
@@ -432,7 +429,7 @@ def cmd_compare(args: argparse.Namespace) -> str:
         f"score = {experiment.unit.score}",
         show(table.drop("target_reached")),
         f"paired interval width {paired['high'] - paired['low']:.4f} vs unpaired "
-        f"{unpaired['high'] - unpaired['low']:.4f}; {verdict} (p = {paired['p_value']:.3g})",
+        f"{unpaired['high'] - unpaired['low']:.4f}; {verdict(table)} (p = {paired['p_value']:.3g})",
     ]
     if precision is not None:
         reached = paired["target_reached"]

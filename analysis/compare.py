@@ -152,6 +152,25 @@ def comparison_table(score_a: np.ndarray, score_b: np.ndarray, label_a: str, lab
                           "n": e.n, "p_value": p} for r, lab, e, p in rows])
 
 
+def verdict(table: pl.DataFrame) -> str:
+    """What a comparison table allows us to say, from the paired interval of A - B."""
+    paired = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
+    if paired["low"] > 0:
+        return "A is better"
+    if paired["high"] < 0:
+        return "B is better"
+    return "no significant difference (the paired interval covers 0)"
+
+
+def reading(table: pl.DataFrame, unit: str = "deal") -> str:
+    """One line: the paired difference A - B, its interval beside the unpaired one, the verdict."""
+    d = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
+    u = table.filter(pl.col("row") == "A - B unpaired").row(0, named=True)
+    return (f"A - B = {d['mean']:+.3f} per {unit}, paired interval [{d['low']:+.3f}, "
+            f"{d['high']:+.3f}] (unpaired: [{u['low']:+.3f}, {u['high']:+.3f}]) -> "
+            f"{verdict(table)}")
+
+
 def parameter_grid(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     """Every combination of the grid's values, keys in sorted order (like scikit-learn's)."""
     if not grid:

@@ -40,7 +40,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.compare import compare
+from analysis.compare import compare, reading
 from analysis.experiment import Experiment
 from analysis.odds import odds
 from simulators.bango import rules as R
@@ -53,15 +53,6 @@ from simulators.core.params import param
 
 SEED = 2026
 
-
-def reading(table: pl.DataFrame, unit: str = "game") -> None:
-    """One line: the paired difference A - B and what it allows us to say."""
-    d = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
-    u = table.filter(pl.col("row") == "A - B unpaired").row(0, named=True)
-    verdict = ("A is better" if d["low"] > 0 else "B is better" if d["high"] < 0
-               else "no difference shown (the interval covers 0)")
-    print(f"A - B = {d['mean']:+.3f} per {unit}, paired 95% interval [{d['low']:+.3f}, "
-          f"{d['high']:+.3f}] (unpaired: [{u['low']:+.3f}, {u['high']:+.3f}]) -> {verdict}")
 
 print(f"stopping kernel compiled in {stopping.warm_up():.1f} s (cached after the first run)")
 
@@ -152,7 +143,7 @@ FullCentre.parameters()["target"]
 # %%
 base = Experiment("bango", {"n_players": 4}, unit="games", size=300, seed=SEED)
 duel = compare(base, FullCentre(), HeuristicPolicy(), seats=(0,), progress=False)
-reading(duel)
+print(reading(duel, "game"))
 duel
 
 # %% [markdown]
@@ -161,7 +152,7 @@ duel
 
 # %%
 result = compare(base, OptimalStoppingPolicy(), HeuristicPolicy(), seats=(0,), progress=False)
-reading(result)
+print(reading(result, "game"))
 result
 
 # %% [markdown]

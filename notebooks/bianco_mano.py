@@ -46,7 +46,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.compare import compare, sweep
+from analysis.compare import compare, reading, sweep
 from analysis.experiment import Experiment
 from analysis.odds import odds
 from analysis.runner import load, run
@@ -59,15 +59,6 @@ from simulators.core.params import param
 N = 20_000  # deals per run
 SEED = 2026
 
-
-def reading(table: pl.DataFrame, unit: str = "deal") -> None:
-    """One line: the paired difference A - B and what it allows us to say."""
-    d = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
-    u = table.filter(pl.col("row") == "A - B unpaired").row(0, named=True)
-    verdict = ("A is better" if d["low"] > 0 else "B is better" if d["high"] < 0
-               else "no difference shown (the interval covers 0)")
-    print(f"A - B = {d['mean']:+.3f} per {unit}, paired 95% interval [{d['low']:+.3f}, "
-          f"{d['high']:+.3f}] (unpaired: [{u['low']:+.3f}, {u['high']:+.3f}]) -> {verdict}")
 
 # %% [markdown]
 # ## 1. What are my odds with this hand?
@@ -135,7 +126,7 @@ LongSuit.parameters()["min_cards"]  # validated, documented, listed with the inh
 # %%
 base = Experiment("bianco-mano", {"n_players": 4}, HeuristicPolicy(), size=N, seed=SEED)
 duel = compare(base, LongSuit(), HeuristicPolicy(), seats=(0, 2), progress=False)
-reading(duel)
+print(reading(duel, "deal"))
 duel
 
 # %% [markdown]
@@ -144,8 +135,8 @@ duel
 
 # %%
 for k in (2, 4):
-    reading(compare(base.replace(size=N // 2), LongSuit(min_cards=k), HeuristicPolicy(),
-                    seats=(0, 2), progress=False))
+    print(reading(compare(base.replace(size=N // 2), LongSuit(min_cards=k), HeuristicPolicy(),
+                          seats=(0, 2), progress=False), "deal"))
 
 # %% [markdown]
 # **Tuning the heuristic itself.** A sweep plays every grid point on the

@@ -44,7 +44,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.compare import compare, sweep
+from analysis.compare import compare, reading, sweep
 from analysis.experiment import Experiment
 from simulators.core.params import param
 from simulators.five_crowns import melds
@@ -56,15 +56,6 @@ from simulators.five_crowns.solitaire import simulate_solitaire
 SEED = 2026
 print(f"solver compiled in {melds.warm_up():.1f} s (cached after the first run)")
 
-
-def reading(table: pl.DataFrame, unit: str = "round") -> None:
-    """One line: the paired difference A - B and what it allows us to say."""
-    d = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
-    u = table.filter(pl.col("row") == "A - B unpaired").row(0, named=True)
-    verdict = ("A is better" if d["low"] > 0 else "B is better" if d["high"] < 0
-               else "no difference shown (the interval covers 0)")
-    print(f"A - B = {d['mean']:+.3f} per {unit}, paired 95% interval [{d['low']:+.3f}, "
-          f"{d['high']:+.3f}] (unpaired: [{u['low']:+.3f}, {u['high']:+.3f}]) -> {verdict}")
 
 
 # %% [markdown]
@@ -154,7 +145,7 @@ Choosy.parameters()["close"]
 base = Experiment("five-crowns", {"n_players": 3, "round_no": 8}, unit="rounds", size=300,
                   seed=SEED)
 duel = compare(base, Choosy(), HeuristicPolicy(), seats=(0,), progress=False)
-reading(duel)
+print(reading(duel, "round"))
 duel
 
 # %% [markdown]

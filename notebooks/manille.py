@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -39,7 +41,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.compare import compare
+from analysis.compare import compare, reading
 from analysis.experiment import Experiment
 from simulators.core.params import param
 from simulators.manille import ManilleConfig
@@ -51,15 +53,6 @@ N = 20_000  # deals per run
 SEED = 2026
 config = ManilleConfig()  # game to 50, no beating duty in sans atout
 
-
-def reading(table: pl.DataFrame, unit: str = "deal") -> None:
-    """One line: the paired difference A - B and what it allows us to say."""
-    d = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
-    u = table.filter(pl.col("row") == "A - B unpaired").row(0, named=True)
-    verdict = ("A is better" if d["low"] > 0 else "B is better" if d["high"] < 0
-               else "no difference shown (the interval covers 0)")
-    print(f"A - B = {d['mean']:+.3f} per {unit}, paired 95% interval [{d['low']:+.3f}, "
-          f"{d['high']:+.3f}] (unpaired: [{u['low']:+.3f}, {u['high']:+.3f}]) -> {verdict}")
 
 # %% [markdown]
 # ## A batch of deals
@@ -138,7 +131,7 @@ TrumpCounter.parameters()["min_trumps"]
 # %%
 base = Experiment("manille", size=N // 2, seed=SEED)
 duel = compare(base, TrumpCounter(), HeuristicPolicy(), seats=(0, 2), progress=False)
-reading(duel)
+print(reading(duel, "deal"))
 duel
 
 # %% [markdown]
@@ -146,8 +139,8 @@ duel
 # while the paired one does not.
 
 # %%
-reading(compare(base, TrumpCounter(min_trumps=4), HeuristicPolicy(), seats=(0, 2),
-                progress=False))
+print(reading(compare(base, TrumpCounter(min_trumps=4), HeuristicPolicy(), seats=(0, 2),
+                      progress=False), "deal"))
 
 # %% [markdown]
 # ## 3. Is the game balanced?

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -39,7 +41,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.compare import compare
+from analysis.compare import compare, reading
 from analysis.experiment import Experiment
 from simulators.core.params import param
 from simulators.truc.dealing import Situation, paired_difference, play_choices
@@ -52,15 +54,6 @@ SEED = 2026
 config = TrucConfig()  # manches to 12, two manches a match, card call and counter-banco
 policy = HeuristicPolicy()
 
-
-def reading(table: pl.DataFrame, unit: str = "deal") -> None:
-    """One line: the paired difference A - B and what it allows us to say."""
-    d = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
-    u = table.filter(pl.col("row") == "A - B unpaired").row(0, named=True)
-    verdict = ("A is better" if d["low"] > 0 else "B is better" if d["high"] < 0
-               else "no difference shown (the interval covers 0)")
-    print(f"A - B = {d['mean']:+.4f} per {unit}, paired 95% interval [{d['low']:+.4f}, "
-          f"{d['high']:+.4f}] (unpaired: [{u['low']:+.4f}, {u['high']:+.4f}]) -> {verdict}")
 
 # %% [markdown]
 # ## A batch of deals
@@ -141,13 +134,14 @@ TopCard.parameters()["min_rank"]
 # %%
 base = Experiment("truc", size=N, seed=SEED)
 duel = compare(base, TopCard(), policy, seats=(0,), progress=False)
-reading(duel)
+print(reading(duel, "deal"))
 duel
 
 # %%
 for k in (1, 3):  # asking more often, less often
     print(f"min_rank={k}: ", end="")
-    reading(compare(base, TopCard(min_rank=k), policy, seats=(0,), progress=False))
+    print(reading(compare(base, TopCard(min_rank=k), policy, seats=(0,), progress=False),
+                  "deal"))
 
 # %% [markdown]
 # **Bluffing.** Seat 0 bluffs (proposes with a weak hand) with probability 0.1, or never;

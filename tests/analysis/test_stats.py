@@ -7,7 +7,7 @@ import pytest
 from scipy import stats as sps
 
 from analysis import stats
-from analysis.compare import compare, parameter_grid
+from analysis.compare import compare, comparison_table, parameter_grid, reading, verdict
 from analysis.experiment import Experiment
 from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
 from simulators.bianco_mano.engine import FAMILY_MASK
@@ -87,3 +87,17 @@ def test_parameter_grid_order_is_deterministic():
                     {"a": False, "b": 1}, {"a": False, "b": 2}]
     with pytest.raises(ValueError, match="non-empty list"):
         parameter_grid({"a": []})
+
+
+def test_verdict_and_reading_follow_the_paired_interval():
+    b = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    better = comparison_table(b + np.array([1.0, 1.1, 0.9, 1.0, 1.2, 0.8]), b, "a", "b")
+    assert verdict(better) == "A is better"
+    assert verdict(comparison_table(b, b + 1.0 + 0.1 * np.arange(6) % 2, "a", "b")) == \
+        "B is better"
+    mixed = comparison_table(b + np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0]), b, "a", "b")
+    assert verdict(mixed).startswith("no significant difference")
+    # paired: mean 1.0, sd 0.1414, t(0.975, 5) = 2.5706 gives 1.0 +- 0.148; unpaired:
+    # Welch's interval, as scipy.stats.ttest_ind(equal_var=False) gives it
+    assert reading(better, "game") == ("A - B = +1.000 per game, paired interval [+0.852, "
+                                       "+1.148] (unpaired: [-1.389, +3.389]) -> A is better")
