@@ -17,6 +17,7 @@ from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango.engine import simulate_games
 from simulators.bango.policies import HeuristicPolicy, placeable
 from simulators.bango.rules import BangoConfig
+from tests.twins import assert_same_answers
 
 
 @dataclass(frozen=True)
@@ -37,12 +38,7 @@ class BothPaths:
 
     def _both(self, method, obs):
         fast, slow = getattr(self.compiled, method)(obs), getattr(self.numpy, method)(obs)
-        for f, s in zip(fast if isinstance(fast, tuple) else (fast,),
-                        slow if isinstance(slow, tuple) else (slow,), strict=True):
-            f, s = np.asarray(f), np.asarray(s)
-            assert f.shape == s.shape and f.dtype == s.dtype, method
-            bad = np.flatnonzero(f != s)
-            assert not bad.size, f"{method} row {bad[0]}: compiled {f[bad[0]]}, numpy {s[bad[0]]}"
+        assert_same_answers(method, fast, slow)
         self.asked[method] += len(obs.seat)
         return fast
 

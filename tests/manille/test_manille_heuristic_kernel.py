@@ -16,6 +16,7 @@ import pytest
 from simulators.manille.engine import simulate_deals, simulate_games
 from simulators.manille.policies import HeuristicPolicy
 from simulators.manille.rules import ManilleConfig
+from tests.twins import assert_same_answers
 
 
 @dataclass(frozen=True)
@@ -35,10 +36,7 @@ class BothPaths:
 
     def _both(self, method, obs):
         fast, slow = getattr(self.compiled, method)(obs), getattr(self.numpy, method)(obs)
-        fast, slow = np.asarray(fast), np.asarray(slow)
-        assert fast.shape == slow.shape, method
-        bad = np.flatnonzero(fast != slow)
-        assert not bad.size, f"{method} row {bad[0]}: compiled {fast[bad[0]]}, numpy {slow[bad[0]]}"
+        assert_same_answers(method, fast, slow)
         self.asked[method] += len(obs.hand)
         return fast
 
