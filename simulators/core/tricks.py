@@ -340,8 +340,12 @@ def _fisher_yates(uniforms, n):
     for r in range(rows):
         for c in range(n):
             deck[r, c] = c
-        for i in range(n - 1, 0, -1):
-            j = np.intp(uniforms[i - 1, r] * (i + 1))
+    # step-major: each step reads one contiguous row of uniforms (a deck-major loop
+    # strides 8 KB per step through them and ran 2.3x slower); the decks stay in cache
+    for i in range(n - 1, 0, -1):
+        u = uniforms[i - 1]
+        for r in range(rows):
+            j = np.intp(u[r] * (i + 1))
             swapped = deck[r, j]
             deck[r, j] = deck[r, i]
             deck[r, i] = swapped
