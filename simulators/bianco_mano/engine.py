@@ -1,7 +1,8 @@
 """Bianco Mano vectorized batch engine (RULINGS BM-1..BM-12).
 
-A batch of N deals advances in lockstep: dealing and bidding are numpy
-operations over all rows, with hands as uint32 bitmasks (see ``rules.py`` for
+A batch of N deals advances in lockstep: the packets are dealt by one
+compiled pass per distribution (``_engine_kernel.py``) and the bidding is
+numpy over all rows, with hands as uint32 bitmasks (see ``rules.py`` for
 the encoding), and the tricks are played by the shared trick-taking kernel
 (:mod:`simulators.core.tricks`) under Bianco Mano's duty table
 (:data:`DUTIES`, BM-8), one compiled step per card for every row. There is
@@ -30,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
+from simulators.bianco_mano import _engine_kernel as kernel
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.observations import (
     AnnounceObs,
@@ -173,10 +175,9 @@ def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first
     n_rows = len(deck)
     n_tricks = R.HAND_SIZE[n]
     dealer = dealer.astype(I8)
-    post = tricks.cut_decks(deck, cut)  # BM-3: the top `cut` cards go to the bottom
-    prefix = tricks.prefix_masks(post)
-    first, hand1 = _first_distribution(n, dispatch, prefix, dealer, noise, units, first_packet)
-    turned = post[:, n * R.FIRST_DISTRIBUTION[n]]
+    # BM-3: the top `cut` cards go to the bottom; the packets read the cut deck in place
+    first, hand1, turned = _first_distribution(n, dispatch, deck, cut, dealer, noise, units,
+                                               first_packet)
     seat_of_position = ((dealer[:, None] + 1 + np.arange(n)) % n).astype(I8)
     bids, taker_pos, bid_round, dominant = _bidding(config, dispatch, hand1, turned, dealer,
                                                     seat_of_position, noise, units)
@@ -194,13 +195,14 @@ def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first
     next_deck = None
     if gather:
         next_deck = np.empty_like(deck)
+        post = tricks.cut_decks(deck, cut)
         for size in R.FIRST_PACKET_CHOICES[n]:  # BM-3: after an all-pass, hands, turned, stock
             chosen = first == size
             next_deck[chosen] = post[chosen][:, _void_gather_order(n, size)]
 
     t = np.flatnonzero(taker_pos >= 0)
     if t.size:
-        played = _play_taken(config, dispatch, units[t], prefix[t], hand1[t], taker_pos[t],
+        played = _play_taken(config, dispatch, units[t], deck[t], cut[t], hand1[t], taker_pos[t],
                              seat_of_position[t], turned[t], dominant[t], dealer[t],
                              None if noise is None else noise[:, t], gather)
         for key, value in played.items():
@@ -216,13 +218,13 @@ def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first
     )
 
 
-def _first_distribution(n, dispatch, prefix, dealer, noise, units, first_packet):
-    """BM-4..BM-6: the dealer's packet order and the first distribution, by position.
+def _first_distribution(n, dispatch, deck, cut, dealer, noise, units, first_packet):
+    """BM-4..BM-6: the dealer's packet order, the first distribution by position and
+    the turned card.
 
     Packets go one per player from the dealer's left (position 0).
     """
-    n_rows = len(prefix)
-    h1 = R.FIRST_DISTRIBUTION[n]
+    n_rows = len(deck)
     choices = R.FIRST_PACKET_CHOICES[n]
     if first_packet is not None:
         if first_packet not in choices:
@@ -235,15 +237,8 @@ def _first_distribution(n, dispatch, prefix, dealer, noise, units, first_packet)
         first = dispatch("first_packet", obs, dealer, I8)
         reject(~np.isin(first, choices), units, "first packet of",
                lambda i: f"{int(first[i])} cards; allowed {choices} (BM-4/BM-5)")
-    hand1 = np.zeros((n_rows, n), dtype=U32)
-    for size in choices:
-        rest = h1 - size
-        chosen = first == size
-        for j in range(n):
-            h = tricks.range_mask(prefix, size * j, size * j + size) ^ tricks.range_mask(
-                prefix, n * size + rest * j, n * size + rest * j + rest)
-            hand1[:, j] = np.where(chosen, h, hand1[:, j])
-    return first, hand1
+    hand1, turned = kernel.first_hands(deck, cut, first, n)
+    return first, hand1, turned
 
 
 def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, units):
@@ -303,7 +298,7 @@ class _Taken(NamedTuple):
     on_side: np.ndarray  # (m, n) bool: the seat plays for the taker
 
 
-def _play_taken(config, dispatch, units, prefix, hand1, taker_pos, seat_of_position, turned,
+def _play_taken(config, dispatch, units, deck, cut, hand1, taker_pos, seat_of_position, turned,
                 dominant, dealer, noise, gather):
     """Complete, play and score the deals that have a taker (BM-4..BM-11)."""
     n = config.n_players
@@ -312,7 +307,7 @@ def _play_taken(config, dispatch, units, prefix, hand1, taker_pos, seat_of_posit
     def noise_at(k):
         return None if noise is None else noise[k]
 
-    hands, taker_bid_hand = _second_distribution(n, prefix, hand1, taker_pos, turned, dealer)
+    hands, taker_bid_hand = kernel.second_hands(deck, cut, hand1, taker_pos, turned, dealer)
     rows = np.arange(len(hands))
     taker = seat_of_position[rows, taker_pos]
     taker_hand = hands[rows, taker]
@@ -338,33 +333,6 @@ def _play_taken(config, dispatch, units, prefix, hand1, taker_pos, seat_of_posit
         result["next_deck"] = _gather_played(config, record.plays, record.winners, on_side,
                                              espion)
     return result
-
-
-def _second_distribution(n, prefix, hand1, taker_pos, turned, dealer):
-    """Hands by seat after the second distribution (BM-4..BM-7), and the taker's bid hand.
-
-    One packet per player from the dealer's left; the taker always receives
-    the turned card (BM-7).
-    """
-    rows = np.arange(len(hand1))
-    hands = hand1.copy()
-    start = n * R.FIRST_DISTRIBUTION[n] + 1
-    if n == 4:  # BM-5: the taker gets 2 cards, the others 3
-        for j in range(n):
-            s = start + 3 * j
-            before = tricks.range_mask(prefix, s, min(s + 3, 32))
-            at, after = tricks.range_mask(prefix, s, s + 2), tricks.range_mask(prefix, s - 1, s + 2)
-            hands[:, j] |= np.select([j < taker_pos, j == taker_pos], [before, at], after)
-    else:  # BM-4, BM-6: equal packets, the last card face down to the taker
-        size = R.SECOND_PACKET[n]
-        for j in range(n):
-            hands[:, j] |= tricks.range_mask(prefix, start + size * j, start + size * (j + 1))
-        hands[rows, taker_pos] |= tricks.range_mask(prefix, R.N_CARDS - 1, R.N_CARDS)
-    turned_bit = bits.card_bits(turned)
-    taker_bid_hand = hand1[rows, taker_pos] | turned_bit
-    hands[rows, taker_pos] |= turned_bit
-    position_of_seat = (np.arange(n)[None, :] - dealer[:, None] - 1) % n
-    return np.take_along_axis(hands, position_of_seat, 1), taker_bid_hand
 
 
 def _set_espion(n, dispatch, hands, taker, dominant, noise, units):

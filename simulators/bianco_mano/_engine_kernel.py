@@ -1,0 +1,100 @@
+"""Compiled steps of the Bianco Mano engine: the packets (BM-3..BM-7).
+
+Both distributions read the cards straight from the pre-cut deck (position
+``p`` of the cut deck is ``deck[(p + cut) % 32]``, BM-3), so no cut deck and
+no prefix masks are built on the hot path. The referee (``referee.py``)
+deals the same packets in plain Python; the cross-check replays every
+engine deal through it.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simulators.bianco_mano import rules as R
+
+U32 = np.uint32
+
+
+def first_hands(deck: np.ndarray, cut: np.ndarray, first: np.ndarray,
+                n_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """BM-4..BM-6: first-distribution hands by position (dealer's left first) and
+    the turned card, for pre-cut decks, cuts and the dealer's first packet size."""
+    return _first_hands(np.ascontiguousarray(deck), np.ascontiguousarray(cut, dtype=np.int64),
+                        np.ascontiguousarray(first, dtype=np.int64), n_players,
+                        R.FIRST_DISTRIBUTION[n_players])
+
+
+@numba.njit(cache=True)
+def _first_hands(deck, cut, first, n, h1):
+    rows, width = deck.shape
+    hands = np.zeros((rows, n), dtype=np.uint32)
+    turned = np.empty(rows, dtype=np.int8)
+    one = np.uint32(1)
+    for r in range(rows):
+        start = cut[r] % width
+        size = first[r]
+        rest = h1 - size
+        for j in range(n):
+            h = np.uint32(0)
+            for p in range(size * j, size * (j + 1)):
+                at = start + p
+                h |= one << np.uint32(deck[r, at - width if at >= width else at])
+            for p in range(n * size + rest * j, n * size + rest * (j + 1)):
+                at = start + p
+                h |= one << np.uint32(deck[r, at - width if at >= width else at])
+            hands[r, j] = h
+        at = start + n * h1
+        turned[r] = deck[r, at - width if at >= width else at]
+    return hands, turned
+
+
+def second_hands(deck: np.ndarray, cut: np.ndarray, hand1: np.ndarray, taker_pos: np.ndarray,
+                 turned: np.ndarray, dealer: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Hands by seat after the second distribution (BM-4..BM-7), and the taker's bid hand.
+
+    One packet per player from the dealer's left (position 0). In 4 players
+    the taker gets 2 cards and the others 3 (BM-5); in 3 and 5 players the
+    packets are equal and the last card goes face down to the taker (BM-4,
+    BM-6). The taker always receives the turned card (BM-7).
+    """
+    n = hand1.shape[1]
+    return _second_hands(np.ascontiguousarray(deck), np.ascontiguousarray(cut, dtype=np.int64),
+                         np.ascontiguousarray(hand1, dtype=U32),
+                         np.ascontiguousarray(taker_pos, dtype=np.int64),
+                         np.ascontiguousarray(turned, dtype=np.int64),
+                         np.ascontiguousarray(dealer, dtype=np.int64),
+                         n * R.FIRST_DISTRIBUTION[n] + 1, R.SECOND_PACKET[n])
+
+
+@numba.njit(cache=True)
+def _second_hands(deck, cut, hand1, taker_pos, turned, dealer, start, size):
+    rows, width = deck.shape
+    n = hand1.shape[1]
+    hands = np.empty((rows, n), dtype=np.uint32)
+    bid_hand = np.empty(rows, dtype=np.uint32)
+    one = np.uint32(1)
+    for r in range(rows):
+        top = cut[r] % width
+        taker = taker_pos[r]
+        turned_bit = one << np.uint32(turned[r])
+        p = start
+        for j in range(n):
+            h = hand1[r, j]
+            # BM-5: the 4-player taker's packet is one card short; BM-4, BM-6: equal packets
+            take = size - 1 if (n == 4 and j == taker) else size
+            for _ in range(take):
+                if p < width:
+                    at = top + p
+                    h |= one << np.uint32(deck[r, at - width if at >= width else at])
+                p += 1
+            if j == taker:
+                bid_hand[r] = hand1[r, j] | turned_bit
+                h |= turned_bit
+            hands[r, (dealer[r] + 1 + j) % n] = h
+        if n != 4:  # the last card, face down, to the taker
+            at = top + width - 1
+            hands[r, (dealer[r] + 1 + taker) % n] |= one << np.uint32(
+                deck[r, at - width if at >= width else at])
+    return hands, bid_hand
