@@ -1,4 +1,4 @@
-"""Compiled steps of the Bianco Mano engine: the packets (BM-3..BM-7).
+"""Compiled steps of the Bianco Mano engine: the packets (BM-3..BM-7), the bid bookkeeping.
 
 Both distributions read the cards straight from the pre-cut deck (position
 ``p`` of the cut deck is ``deck[(p + cut) % 32]``, BM-3), so no cut deck and
@@ -15,6 +15,7 @@ import numpy as np
 from simulators.bianco_mano import rules as R
 
 U32 = np.uint32
+PASS = R.PASS
 
 
 def first_hands(deck: np.ndarray, cut: np.ndarray, first: np.ndarray,
@@ -98,3 +99,56 @@ def _second_hands(deck, cut, hand1, taker_pos, turned, dealer, start, size):
             hands[r, (dealer[r] + 1 + taker) % n] |= one << np.uint32(
                 deck[r, at - width if at >= width else at])
     return hands, bid_hand
+
+
+def turn_rows(ask: np.ndarray, position: int, hand1: np.ndarray, seat_of_position: np.ndarray,
+              turned: np.ndarray, legal: np.ndarray, dealer: np.ndarray):
+    """The asked rows' first hands, seats, turned cards, legal bids and dealers (BM-7)."""
+    return _turn_rows(ask, position, hand1, seat_of_position, turned, legal, dealer)
+
+
+@numba.njit(cache=True)
+def _turn_rows(ask, j, hand1, seat_of_position, turned, legal, dealer):
+    m = ask.shape[0]
+    hand = np.empty(m, dtype=hand1.dtype)
+    seat = np.empty(m, dtype=seat_of_position.dtype)
+    turned_ask = np.empty(m, dtype=turned.dtype)
+    legal_ask = np.empty(m, dtype=legal.dtype)
+    dealer_ask = np.empty(m, dtype=dealer.dtype)
+    for k in range(m):
+        i = ask[k]
+        hand[k] = hand1[i, j]
+        seat[k] = seat_of_position[i, j]
+        turned_ask[k] = turned[i]
+        legal_ask[k] = legal[i]
+        dealer_ask[k] = dealer[i]
+    return hand, seat, turned_ask, legal_ask, dealer_ask
+
+
+@numba.njit(cache=True)
+def first_bad_bid(action, legal):
+    """Index of the first bid outside 0..PASS or not in its row's ``legal`` bits; -1 if none."""
+    for k in range(action.shape[0]):
+        a = action[k]
+        if a < 0 or a > PASS or not (legal[k] >> np.uint8(a)) & np.uint8(1):
+            return k
+    return -1
+
+
+@numba.njit(cache=True)
+def record_bids(ask, action, slot, position, rnd, bids, taker_pos, bid_round, dominant):
+    """Write one turn's bids (BM-7); a taker settles the row. Compacts ``ask`` in place
+    to the rows that passed and returns their number."""
+    left = 0
+    for k in range(ask.shape[0]):
+        i = ask[k]
+        a = action[k]
+        bids[i, slot] = a
+        if a == PASS:  # asked again in the next turn
+            ask[left] = i
+            left += 1
+        else:
+            taker_pos[i] = position
+            bid_round[i] = rnd
+            dominant[i] = a
+    return left

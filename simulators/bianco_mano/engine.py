@@ -255,32 +255,35 @@ def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, u
     bids = np.full((n_rows, 2 * n), -1, dtype=I8)
     turned_bit = np.left_shift(np.uint8(1), (turned & 3).astype(np.uint8))
     pass_bit = np.uint8(1 << R.PASS)
+    ask = np.arange(n_rows)  # rows still undecided, in order
     for rnd, legal in ((1, turned_bit | pass_bit), (2, (np.uint8(15) & ~turned_bit) | pass_bit)):
         for j in range(n):
-            ask = np.flatnonzero(taker_pos < 0)
             if not ask.size:
                 break
             slot = (rnd - 1) * n + j
-            everyone = ask.size == n_rows  # no gather needed (the first turn)
-            seat = seat_of_position[:, j] if everyone else seat_of_position[ask, j]
-            turned_ask = turned if everyone else turned[ask]
-            legal_ask = legal if everyone else legal[ask]
-            obs = BidObs(hand1[:, j] if everyone else hand1[ask, j], turned_ask, seat,
-                         dealer if everyone else dealer[ask], j, rnd, legal_ask, n,
+            if ask.size == n_rows:  # the first turn: every row, no gather
+                hand, seat, turned_ask, legal_ask, dealer_ask = (
+                    hand1[:, j], seat_of_position[:, j], turned, legal, dealer)
+            else:
+                hand, seat, turned_ask, legal_ask, dealer_ask = kernel.turn_rows(
+                    ask, j, hand1, seat_of_position, turned, legal, dealer)
+            obs = BidObs(hand, turned_ask, seat, dealer_ask, j, rnd, legal_ask, n,
                          config.bianco_mano, None if noise is None else
-                         noise[1 + slot] if everyone else noise[1 + slot][ask])
+                         noise[1 + slot] if ask.size == n_rows else noise[1 + slot][ask])
             action = dispatch("bid", obs, seat, I8)
-            ok = (action >= 0) & (action <= R.PASS)
-            ok &= ((legal_ask >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
-            reject(~ok, units[ask], "bid",
-                   lambda i, a=action, s=seat, r=rnd, t=turned_ask: f"{int(a[i])} by seat "
-                   f"{int(s[i])} in round {r} (turned {R.format_card(int(t[i]))}) (BM-7)")
-            bids[ask, slot] = action
-            took = action != R.PASS
-            taker_pos[ask[took]] = j
-            bid_round[ask[took]] = rnd
-            dominant[ask[took]] = action[took]
+            if kernel.first_bad_bid(action, legal_ask) >= 0:
+                _reject_bids(action, legal_ask, units[ask], seat, rnd, turned_ask)
+            ask = ask[:kernel.record_bids(ask, action, slot, j, rnd, bids, taker_pos, bid_round,
+                                          dominant)]
     return bids, taker_pos, bid_round, dominant
+
+
+def _reject_bids(action, legal, units, seat, rnd, turned):
+    """Raise IllegalAction for the first bid out of range or not legal (BM-7)."""
+    ok = (action >= 0) & (action <= R.PASS)
+    ok &= ((legal >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
+    reject(~ok, units, "bid", lambda i: f"{int(action[i])} by seat {int(seat[i])} in round "
+           f"{rnd} (turned {R.format_card(int(turned[i]))}) (BM-7)")
 
 
 class _Taken(NamedTuple):
