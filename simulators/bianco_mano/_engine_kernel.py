@@ -1,4 +1,4 @@
-"""Compiled steps of the Bianco Mano engine: the packets (BM-3..BM-7), the bid bookkeeping.
+"""Compiled steps of the Bianco Mano engine: packets, bid bookkeeping, score.
 
 Both distributions read the cards straight from the pre-cut deck (position
 ``p`` of the cut deck is ``deck[(p + cut) % 32]``, BM-3), so no cut deck and
@@ -152,3 +152,53 @@ def record_bids(ask, action, slot, position, rnd, bids, taker_pos, bid_round, do
             bid_round[i] = rnd
             dominant[i] = a
     return left
+
+
+# BYTE_POINTS[dominant, b, v]: points (BM-1, dominant family doubled) of the cards whose
+# bits in byte b of a hand mask are v (byte b holds ranks 2b and 2b + 1, all families)
+_CARD_POINTS = np.array([[R.card_points(c, dominant) for c in range(R.N_CARDS)]
+                         for dominant in range(R.N_FAMILIES)], dtype=np.int64)
+_BYTE_BITS = (np.arange(256)[:, None] >> np.arange(8)) & 1  # (value, bit)
+BYTE_POINTS = np.einsum("vk,dbk->dbv", _BYTE_BITS, _CARD_POINTS.reshape(R.N_FAMILIES, 4, 8))
+# DELTAS[outcome, role]: score change of the taker (0), his side (1), the others (2) (BM-10)
+DELTAS = np.array([R.SCORE_CHANGES[o] for o in (R.FAILED, R.MADE, R.CAPO)], dtype=np.int8)
+
+
+def settle(on_side: np.ndarray, won: np.ndarray, tricks_won: np.ndarray, espion: np.ndarray,
+           dominant: np.ndarray, taker: np.ndarray, bonus: np.ndarray):
+    """BM-10, BM-11: the side's points (its tricks and the espion) and tricks, the
+    outcome and the per-seat score changes, one pass per row."""
+    return _settle(on_side, won, tricks_won, espion, dominant.astype(np.int64),
+                   taker.astype(np.int64), bonus)
+
+
+@numba.njit(cache=True)
+def _settle(on_side, won, tricks_won, espion, dominant, taker, bonus):
+    m, n = on_side.shape
+    side_points = np.empty(m, dtype=np.int16)
+    side_tricks = np.empty(m, dtype=np.int8)
+    outcome = np.empty(m, dtype=np.int8)
+    deltas = np.empty((m, n), dtype=np.int8)
+    for r in range(m):
+        cards = espion[r]
+        count = 0
+        for s in range(n):
+            if on_side[r, s]:
+                cards |= won[r, s]
+                count += tricks_won[r, s]
+        d = dominant[r]
+        points = 0
+        for b in range(4):
+            points += BYTE_POINTS[d, b, (cards >> np.uint32(8 * b)) & np.uint32(255)]
+        side_points[r] = points
+        side_tricks[r] = count
+        if points == R.TOTAL_POINTS:
+            o = R.CAPO
+        elif points + (R.BONUS_POINTS if bonus[r] else 0) >= R.CONTRACT_POINTS:
+            o = R.MADE
+        else:
+            o = R.FAILED
+        outcome[r] = o
+        for s in range(n):
+            deltas[r, s] = DELTAS[o, 0 if s == taker[r] else (1 if on_side[r, s] else 2)]
+    return side_points, side_tricks, outcome, deltas

@@ -79,13 +79,6 @@ def mask_points(mask: np.ndarray, dominant: np.ndarray) -> np.ndarray:
     return tricks.mask_points(mask, R.BASE_POINTS) + extra * np.int16(R.DOMINANT_FACTOR - 1)
 
 
-def score_changes(outcome, seat_is_taker, seat_on_side) -> np.ndarray:
-    """Per-seat score changes (BM-10) for outcomes broadcast against seats."""
-    table = np.array([R.SCORE_CHANGES[o] for o in (R.FAILED, R.MADE, R.CAPO)], dtype=I8)
-    o = np.asarray(outcome)[..., None]
-    return np.where(seat_is_taker, table[o, 0], np.where(seat_on_side, table[o, 1], table[o, 2]))
-
-
 def _void_gather_order(n: int, first: int) -> np.ndarray:
     """Post-cut deck positions stacked after an all-pass (BM-3): hands, turned card, stock."""
     h1 = R.FIRST_DISTRIBUTION[n]
@@ -322,9 +315,9 @@ def _play_taken(config, dispatch, units, deck, cut, hand1, taker_pos, seat_of_po
                   partner, called, on_side)
     eligible, bonus = _announce(config, dispatch, deal, noise_at(slot + 2), units)
     record = _play_tricks(n, dispatch, deal, noise, slot + 3, units)
-    side_won = np.bitwise_or.reduce(np.where(on_side, record.won, ZERO), axis=1)
-    side_tricks = np.where(on_side, record.tricks_won, 0).sum(axis=1).astype(I8)
-    side_points, outcome, deltas = _score(deal, side_won, bonus)
+    # BM-10, BM-11: the side counts its tricks and the espion
+    side_points, side_tricks, outcome, deltas = kernel.settle(
+        on_side, record.won, record.tricks_won, espion, dominant, taker, bonus)
     result = {
         "taker": taker, "partner": partner, "called": called, "espion": espion,
         "bonus_eligible": eligible, "bonus": bonus, "taker_bid_hand": taker_bid_hand,
@@ -423,17 +416,6 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.
     return tricks.play_tricks(deal.hands, deal.taker, n_tricks, deal.dom_mask, DUTIES,
                               choose=choose, team=deal.on_side.astype(I8),
                               direction=tricks.CLOCKWISE, units=units, describe=describe)
-
-
-def _score(deal: _Taken, side_won, bonus):
-    """BM-10, BM-11: the side counts its tricks and the espion; per-seat score changes."""
-    side_points = mask_points(side_won | deal.espion, deal.dominant)
-    count = side_points + np.where(bonus, R.BONUS_POINTS, 0)
-    outcome = np.where(side_points == R.TOTAL_POINTS, R.CAPO,
-                       np.where(count >= R.CONTRACT_POINTS, R.MADE, R.FAILED)).astype(I8)
-    n = deal.on_side.shape[1]
-    deltas = score_changes(outcome, np.arange(n)[None, :] == deal.taker[:, None], deal.on_side)
-    return side_points, outcome, deltas.astype(I8)
 
 
 def _gather_played(config, plays, winners, on_side, espion) -> np.ndarray:
