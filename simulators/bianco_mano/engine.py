@@ -67,6 +67,11 @@ ALL_CARDS = U32(R.ALL_CARDS)
 DUTIES = tricks.Obligations(follow=True, beat=tricks.Duty.NEVER, trump=tricks.Duty.ALWAYS,
                             overtrump=tricks.Duty.ALWAYS, undertrump=True)
 
+# SEAT_OF_POSITION[n][dealer, j]: the seat at position j from the dealer's left (BM-4..BM-6)
+SEAT_OF_POSITION = {n: ((np.arange(n)[:, None] + 1 + np.arange(n)) % n).astype(I8)
+                    for n in R.PLAYER_COUNTS}
+SAME_TEAM_4 = (np.arange(4)[:, None] - np.arange(4)) % 2 == 0  # BM-5: seats 0 & 2 vs 1 & 3
+
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
 BLOCK_ROWS = 16_384  # rows played at once (measured: larger blocks leave the CPU cache)
 POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
@@ -171,7 +176,7 @@ def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first
     # BM-3: the top `cut` cards go to the bottom; the packets read the cut deck in place
     first, hand1, turned = _first_distribution(n, dispatch, deck, cut, dealer, noise, units,
                                                first_packet)
-    seat_of_position = ((dealer[:, None] + 1 + np.arange(n)) % n).astype(I8)
+    seat_of_position = SEAT_OF_POSITION[n][dealer]
     bids, taker_pos, bid_round, dominant = _bidding(config, dispatch, hand1, turned, dealer,
                                                     seat_of_position, noise, units)
 
@@ -361,7 +366,7 @@ def _sides(n, dispatch, hands, taker, espion, dominant, dom_mask, noise, units):
         on_side = (seats == taker[:, None]) | (seats == partner[:, None])
     elif n == 4:  # BM-5: fixed teams 0 & 2 vs 1 & 3
         partner = ((taker + 2) % 4).astype(I8)
-        on_side = (seats - taker[:, None]) % 2 == 0
+        on_side = SAME_TEAM_4[taker]
     else:  # BM-4: the taker alone
         partner = np.full(m, -1, dtype=I8)
         on_side = seats == taker[:, None]
