@@ -13,6 +13,7 @@ import numba
 import numpy as np
 
 from simulators.bianco_mano import rules as R
+from simulators.core.tricks import SUIT_MASK
 
 U32 = np.uint32
 PASS = R.PASS
@@ -164,6 +165,25 @@ BYTE_POINTS = np.einsum("vk,dbk->dbv", _BYTE_BITS, _CARD_POINTS.reshape(R.N_FAMI
 DELTAS = np.array([R.SCORE_CHANGES[o] for o in (R.FAILED, R.MADE, R.CAPO)], dtype=np.int8)
 
 
+@numba.njit(cache=True, inline="always")
+def _points(cards, dominant):
+    """Card points of one mask (BM-1), four table lookups."""
+    points = 0
+    for b in range(4):
+        points += BYTE_POINTS[dominant, b, (cards >> np.uint32(8 * b)) & np.uint32(255)]
+    return points
+
+
+@numba.njit(cache=True, inline="always")
+def _count(mask):
+    """Number of cards in one mask."""
+    count = 0
+    while mask:
+        mask &= mask - np.uint32(1)
+        count += 1
+    return count
+
+
 def settle(on_side: np.ndarray, won: np.ndarray, tricks_won: np.ndarray, espion: np.ndarray,
            dominant: np.ndarray, taker: np.ndarray, bonus: np.ndarray):
     """BM-10, BM-11: the side's points (its tricks and the espion) and tricks, the
@@ -186,10 +206,7 @@ def _settle(on_side, won, tricks_won, espion, dominant, taker, bonus):
             if on_side[r, s]:
                 cards |= won[r, s]
                 count += tricks_won[r, s]
-        d = dominant[r]
-        points = 0
-        for b in range(4):
-            points += BYTE_POINTS[d, b, (cards >> np.uint32(8 * b)) & np.uint32(255)]
+        points = _points(cards, dominant[r])
         side_points[r] = points
         side_tricks[r] = count
         if points == R.TOTAL_POINTS:
@@ -202,3 +219,32 @@ def _settle(on_side, won, tricks_won, espion, dominant, taker, bonus):
         for s in range(n):
             deltas[r, s] = DELTAS[o, 0 if s == taker[r] else (1 if on_side[r, s] else 2)]
     return side_points, side_tricks, outcome, deltas
+
+
+def taker_holdings(bid_hand: np.ndarray, hand: np.ndarray, dominant: np.ndarray,
+                   taker: np.ndarray):
+    """Dominant cards and card points (BM-1) of the taker's bid hand and full hand:
+    four columns of the deal table, -1 where nobody took."""
+    return _taker_holdings(np.ascontiguousarray(bid_hand, dtype=U32),
+                           np.ascontiguousarray(hand, dtype=U32),
+                           np.ascontiguousarray(dominant, dtype=np.int64),
+                           np.ascontiguousarray(taker, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _taker_holdings(bid_hand, hand, dominant, taker):
+    m = hand.shape[0]
+    dominant_at_bid = np.full(m, -1, dtype=np.int8)
+    points_at_bid = np.full(m, -1, dtype=np.int16)
+    dominant_held = np.full(m, -1, dtype=np.int8)
+    points_held = np.full(m, -1, dtype=np.int16)
+    for r in range(m):
+        if taker[r] < 0:
+            continue
+        d = dominant[r]
+        family = SUIT_MASK[d]
+        dominant_at_bid[r] = _count(bid_hand[r] & family)
+        points_at_bid[r] = _points(bid_hand[r], d)
+        dominant_held[r] = _count(hand[r] & family)
+        points_held[r] = _points(hand[r], d)
+    return dominant_at_bid, points_at_bid, dominant_held, points_held

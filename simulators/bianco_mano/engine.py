@@ -558,7 +558,8 @@ def _record(config, a: DealArrays, i: int) -> R.DealRecord:
 def _deal_table(config, seed, a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
     """Tidy per-deal table (one row per deal)."""
     taken = a.taker >= 0
-    dominant = np.where(taken, a.dominant, 0)
+    dominant_at_bid, points_at_bid, dominant_held, points_held = kernel.taker_holdings(
+        a.taker_bid_hand, a.taker_hand, a.dominant, a.taker)
     columns = {
         **extra,
         "seed": np.full(len(a.dealer), seed, dtype=np.int64),
@@ -567,12 +568,8 @@ def _deal_table(config, seed, a: DealArrays, extra: dict[str, np.ndarray]) -> pl
         "turned_family": (a.turned_card & 3).astype(I8),
         "taker": a.taker, "bid_round": a.bid_round, "dominant": a.dominant,
         "partner": a.partner, "called": a.called,
-        "taker_dominant_at_bid": np.where(
-            taken, bits.popcount(a.taker_bid_hand & FAMILY_MASK[dominant]), -1).astype(I8),
-        "taker_points_at_bid": np.where(taken, mask_points(a.taker_bid_hand, dominant), -1),
-        "taker_dominant_count": np.where(
-            taken, bits.popcount(a.taker_hand & FAMILY_MASK[dominant]), -1).astype(I8),
-        "taker_points_held": np.where(taken, mask_points(a.taker_hand, dominant), -1),
+        "taker_dominant_at_bid": dominant_at_bid, "taker_points_at_bid": points_at_bid,
+        "taker_dominant_count": dominant_held, "taker_points_held": points_held,
         "bonus_eligible": a.bonus_eligible, "bonus_announced": a.bonus,
         "side_points": np.where(taken, a.side_points, -1).astype(np.int16),
         "side_tricks": np.where(taken, a.side_tricks, -1).astype(I8),
