@@ -1,7 +1,8 @@
 """Bianco Mano vectorized batch engine (RULINGS BM-1..BM-12).
 
-A batch of N deals advances in lockstep: dealing and bidding are numpy
-operations over all rows, with hands as uint32 bitmasks (see ``rules.py`` for
+A batch of N deals advances in lockstep: the packets are dealt by one
+compiled pass per distribution (``_engine_kernel.py``) and the bidding is
+numpy over all rows, with hands as uint32 bitmasks (see ``rules.py`` for
 the encoding), and the tricks are played by the shared trick-taking kernel
 (:mod:`simulators.core.tricks`) under Bianco Mano's duty table
 (:data:`DUTIES`, BM-8), one compiled step per card for every row. There is
@@ -30,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
+from simulators.bianco_mano import _engine_kernel as kernel
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.observations import (
     AnnounceObs,
@@ -65,6 +67,11 @@ ALL_CARDS = U32(R.ALL_CARDS)
 DUTIES = tricks.Obligations(follow=True, beat=tricks.Duty.NEVER, trump=tricks.Duty.ALWAYS,
                             overtrump=tricks.Duty.ALWAYS, undertrump=True)
 
+# SEAT_OF_POSITION[n][dealer, j]: the seat at position j from the dealer's left (BM-4..BM-6)
+SEAT_OF_POSITION = {n: ((np.arange(n)[:, None] + 1 + np.arange(n)) % n).astype(I8)
+                    for n in R.PLAYER_COUNTS}
+SAME_TEAM_4 = (np.arange(4)[:, None] - np.arange(4)) % 2 == 0  # BM-5: seats 0 & 2 vs 1 & 3
+
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
 BLOCK_ROWS = 16_384  # rows played at once (measured: larger blocks leave the CPU cache)
 POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
@@ -75,13 +82,6 @@ def mask_points(mask: np.ndarray, dominant: np.ndarray) -> np.ndarray:
     mask = np.asarray(mask, dtype=U32)
     extra = tricks.mask_points(mask & FAMILY_MASK[dominant], R.BASE_POINTS)
     return tricks.mask_points(mask, R.BASE_POINTS) + extra * np.int16(R.DOMINANT_FACTOR - 1)
-
-
-def score_changes(outcome, seat_is_taker, seat_on_side) -> np.ndarray:
-    """Per-seat score changes (BM-10) for outcomes broadcast against seats."""
-    table = np.array([R.SCORE_CHANGES[o] for o in (R.FAILED, R.MADE, R.CAPO)], dtype=I8)
-    o = np.asarray(outcome)[..., None]
-    return np.where(seat_is_taker, table[o, 0], np.where(seat_on_side, table[o, 1], table[o, 2]))
 
 
 def _void_gather_order(n: int, first: int) -> np.ndarray:
@@ -173,11 +173,10 @@ def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first
     n_rows = len(deck)
     n_tricks = R.HAND_SIZE[n]
     dealer = dealer.astype(I8)
-    post = tricks.cut_decks(deck, cut)  # BM-3: the top `cut` cards go to the bottom
-    prefix = tricks.prefix_masks(post)
-    first, hand1 = _first_distribution(n, dispatch, prefix, dealer, noise, units, first_packet)
-    turned = post[:, n * R.FIRST_DISTRIBUTION[n]]
-    seat_of_position = ((dealer[:, None] + 1 + np.arange(n)) % n).astype(I8)
+    # BM-3: the top `cut` cards go to the bottom; the packets read the cut deck in place
+    first, hand1, turned = _first_distribution(n, dispatch, deck, cut, dealer, noise, units,
+                                               first_packet)
+    seat_of_position = SEAT_OF_POSITION[n][dealer]
     bids, taker_pos, bid_round, dominant = _bidding(config, dispatch, hand1, turned, dealer,
                                                     seat_of_position, noise, units)
 
@@ -194,13 +193,14 @@ def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first
     next_deck = None
     if gather:
         next_deck = np.empty_like(deck)
+        post = tricks.cut_decks(deck, cut)
         for size in R.FIRST_PACKET_CHOICES[n]:  # BM-3: after an all-pass, hands, turned, stock
             chosen = first == size
             next_deck[chosen] = post[chosen][:, _void_gather_order(n, size)]
 
     t = np.flatnonzero(taker_pos >= 0)
     if t.size:
-        played = _play_taken(config, dispatch, units[t], prefix[t], hand1[t], taker_pos[t],
+        played = _play_taken(config, dispatch, units[t], deck[t], cut[t], hand1[t], taker_pos[t],
                              seat_of_position[t], turned[t], dominant[t], dealer[t],
                              None if noise is None else noise[:, t], gather)
         for key, value in played.items():
@@ -216,13 +216,13 @@ def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first
     )
 
 
-def _first_distribution(n, dispatch, prefix, dealer, noise, units, first_packet):
-    """BM-4..BM-6: the dealer's packet order and the first distribution, by position.
+def _first_distribution(n, dispatch, deck, cut, dealer, noise, units, first_packet):
+    """BM-4..BM-6: the dealer's packet order, the first distribution by position and
+    the turned card.
 
     Packets go one per player from the dealer's left (position 0).
     """
-    n_rows = len(prefix)
-    h1 = R.FIRST_DISTRIBUTION[n]
+    n_rows = len(deck)
     choices = R.FIRST_PACKET_CHOICES[n]
     if first_packet is not None:
         if first_packet not in choices:
@@ -235,15 +235,8 @@ def _first_distribution(n, dispatch, prefix, dealer, noise, units, first_packet)
         first = dispatch("first_packet", obs, dealer, I8)
         reject(~np.isin(first, choices), units, "first packet of",
                lambda i: f"{int(first[i])} cards; allowed {choices} (BM-4/BM-5)")
-    hand1 = np.zeros((n_rows, n), dtype=U32)
-    for size in choices:
-        rest = h1 - size
-        chosen = first == size
-        for j in range(n):
-            h = tricks.range_mask(prefix, size * j, size * j + size) ^ tricks.range_mask(
-                prefix, n * size + rest * j, n * size + rest * j + rest)
-            hand1[:, j] = np.where(chosen, h, hand1[:, j])
-    return first, hand1
+    hand1, turned = kernel.first_hands(deck, cut, first, n)
+    return first, hand1, turned
 
 
 def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, units):
@@ -260,32 +253,35 @@ def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, u
     bids = np.full((n_rows, 2 * n), -1, dtype=I8)
     turned_bit = np.left_shift(np.uint8(1), (turned & 3).astype(np.uint8))
     pass_bit = np.uint8(1 << R.PASS)
+    ask = np.arange(n_rows)  # rows still undecided, in order
     for rnd, legal in ((1, turned_bit | pass_bit), (2, (np.uint8(15) & ~turned_bit) | pass_bit)):
         for j in range(n):
-            ask = np.flatnonzero(taker_pos < 0)
             if not ask.size:
                 break
             slot = (rnd - 1) * n + j
-            everyone = ask.size == n_rows  # no gather needed (the first turn)
-            seat = seat_of_position[:, j] if everyone else seat_of_position[ask, j]
-            turned_ask = turned if everyone else turned[ask]
-            legal_ask = legal if everyone else legal[ask]
-            obs = BidObs(hand1[:, j] if everyone else hand1[ask, j], turned_ask, seat,
-                         dealer if everyone else dealer[ask], j, rnd, legal_ask, n,
+            if ask.size == n_rows:  # the first turn: every row, no gather
+                hand, seat, turned_ask, legal_ask, dealer_ask = (
+                    hand1[:, j], seat_of_position[:, j], turned, legal, dealer)
+            else:
+                hand, seat, turned_ask, legal_ask, dealer_ask = kernel.turn_rows(
+                    ask, j, hand1, seat_of_position, turned, legal, dealer)
+            obs = BidObs(hand, turned_ask, seat, dealer_ask, j, rnd, legal_ask, n,
                          config.bianco_mano, None if noise is None else
-                         noise[1 + slot] if everyone else noise[1 + slot][ask])
+                         noise[1 + slot] if ask.size == n_rows else noise[1 + slot][ask])
             action = dispatch("bid", obs, seat, I8)
-            ok = (action >= 0) & (action <= R.PASS)
-            ok &= ((legal_ask >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
-            reject(~ok, units[ask], "bid",
-                   lambda i, a=action, s=seat, r=rnd, t=turned_ask: f"{int(a[i])} by seat "
-                   f"{int(s[i])} in round {r} (turned {R.format_card(int(t[i]))}) (BM-7)")
-            bids[ask, slot] = action
-            took = action != R.PASS
-            taker_pos[ask[took]] = j
-            bid_round[ask[took]] = rnd
-            dominant[ask[took]] = action[took]
+            if kernel.first_bad_bid(action, legal_ask) >= 0:
+                _reject_bids(action, legal_ask, units[ask], seat, rnd, turned_ask)
+            ask = ask[:kernel.record_bids(ask, action, slot, j, rnd, bids, taker_pos, bid_round,
+                                          dominant)]
     return bids, taker_pos, bid_round, dominant
+
+
+def _reject_bids(action, legal, units, seat, rnd, turned):
+    """Raise IllegalAction for the first bid out of range or not legal (BM-7)."""
+    ok = (action >= 0) & (action <= R.PASS)
+    ok &= ((legal >> np.clip(action, 0, 7).astype(np.uint8)) & 1) == 1
+    reject(~ok, units, "bid", lambda i: f"{int(action[i])} by seat {int(seat[i])} in round "
+           f"{rnd} (turned {R.format_card(int(turned[i]))}) (BM-7)")
 
 
 class _Taken(NamedTuple):
@@ -303,7 +299,7 @@ class _Taken(NamedTuple):
     on_side: np.ndarray  # (m, n) bool: the seat plays for the taker
 
 
-def _play_taken(config, dispatch, units, prefix, hand1, taker_pos, seat_of_position, turned,
+def _play_taken(config, dispatch, units, deck, cut, hand1, taker_pos, seat_of_position, turned,
                 dominant, dealer, noise, gather):
     """Complete, play and score the deals that have a taker (BM-4..BM-11)."""
     n = config.n_players
@@ -312,7 +308,7 @@ def _play_taken(config, dispatch, units, prefix, hand1, taker_pos, seat_of_posit
     def noise_at(k):
         return None if noise is None else noise[k]
 
-    hands, taker_bid_hand = _second_distribution(n, prefix, hand1, taker_pos, turned, dealer)
+    hands, taker_bid_hand = kernel.second_hands(deck, cut, hand1, taker_pos, turned, dealer)
     rows = np.arange(len(hands))
     taker = seat_of_position[rows, taker_pos]
     taker_hand = hands[rows, taker]
@@ -324,9 +320,9 @@ def _play_taken(config, dispatch, units, prefix, hand1, taker_pos, seat_of_posit
                   partner, called, on_side)
     eligible, bonus = _announce(config, dispatch, deal, noise_at(slot + 2), units)
     record = _play_tricks(n, dispatch, deal, noise, slot + 3, units)
-    side_won = np.bitwise_or.reduce(np.where(on_side, record.won, ZERO), axis=1)
-    side_tricks = np.where(on_side, record.tricks_won, 0).sum(axis=1).astype(I8)
-    side_points, outcome, deltas = _score(deal, side_won, bonus)
+    # BM-10, BM-11: the side counts its tricks and the espion
+    side_points, side_tricks, outcome, deltas = kernel.settle(
+        on_side, record.won, record.tricks_won, espion, dominant, taker, bonus)
     result = {
         "taker": taker, "partner": partner, "called": called, "espion": espion,
         "bonus_eligible": eligible, "bonus": bonus, "taker_bid_hand": taker_bid_hand,
@@ -338,33 +334,6 @@ def _play_taken(config, dispatch, units, prefix, hand1, taker_pos, seat_of_posit
         result["next_deck"] = _gather_played(config, record.plays, record.winners, on_side,
                                              espion)
     return result
-
-
-def _second_distribution(n, prefix, hand1, taker_pos, turned, dealer):
-    """Hands by seat after the second distribution (BM-4..BM-7), and the taker's bid hand.
-
-    One packet per player from the dealer's left; the taker always receives
-    the turned card (BM-7).
-    """
-    rows = np.arange(len(hand1))
-    hands = hand1.copy()
-    start = n * R.FIRST_DISTRIBUTION[n] + 1
-    if n == 4:  # BM-5: the taker gets 2 cards, the others 3
-        for j in range(n):
-            s = start + 3 * j
-            before = tricks.range_mask(prefix, s, min(s + 3, 32))
-            at, after = tricks.range_mask(prefix, s, s + 2), tricks.range_mask(prefix, s - 1, s + 2)
-            hands[:, j] |= np.select([j < taker_pos, j == taker_pos], [before, at], after)
-    else:  # BM-4, BM-6: equal packets, the last card face down to the taker
-        size = R.SECOND_PACKET[n]
-        for j in range(n):
-            hands[:, j] |= tricks.range_mask(prefix, start + size * j, start + size * (j + 1))
-        hands[rows, taker_pos] |= tricks.range_mask(prefix, R.N_CARDS - 1, R.N_CARDS)
-    turned_bit = bits.card_bits(turned)
-    taker_bid_hand = hand1[rows, taker_pos] | turned_bit
-    hands[rows, taker_pos] |= turned_bit
-    position_of_seat = (np.arange(n)[None, :] - dealer[:, None] - 1) % n
-    return np.take_along_axis(hands, position_of_seat, 1), taker_bid_hand
 
 
 def _set_espion(n, dispatch, hands, taker, dominant, noise, units):
@@ -397,7 +366,7 @@ def _sides(n, dispatch, hands, taker, espion, dominant, dom_mask, noise, units):
         on_side = (seats == taker[:, None]) | (seats == partner[:, None])
     elif n == 4:  # BM-5: fixed teams 0 & 2 vs 1 & 3
         partner = ((taker + 2) % 4).astype(I8)
-        on_side = (seats - taker[:, None]) % 2 == 0
+        on_side = SAME_TEAM_4[taker]
     else:  # BM-4: the taker alone
         partner = np.full(m, -1, dtype=I8)
         on_side = seats == taker[:, None]
@@ -452,17 +421,6 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.
     return tricks.play_tricks(deal.hands, deal.taker, n_tricks, deal.dom_mask, DUTIES,
                               choose=choose, team=deal.on_side.astype(I8),
                               direction=tricks.CLOCKWISE, units=units, describe=describe)
-
-
-def _score(deal: _Taken, side_won, bonus):
-    """BM-10, BM-11: the side counts its tricks and the espion; per-seat score changes."""
-    side_points = mask_points(side_won | deal.espion, deal.dominant)
-    count = side_points + np.where(bonus, R.BONUS_POINTS, 0)
-    outcome = np.where(side_points == R.TOTAL_POINTS, R.CAPO,
-                       np.where(count >= R.CONTRACT_POINTS, R.MADE, R.FAILED)).astype(I8)
-    n = deal.on_side.shape[1]
-    deltas = score_changes(outcome, np.arange(n)[None, :] == deal.taker[:, None], deal.on_side)
-    return side_points, outcome, deltas.astype(I8)
 
 
 def _gather_played(config, plays, winners, on_side, espion) -> np.ndarray:
@@ -600,7 +558,8 @@ def _record(config, a: DealArrays, i: int) -> R.DealRecord:
 def _deal_table(config, seed, a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
     """Tidy per-deal table (one row per deal)."""
     taken = a.taker >= 0
-    dominant = np.where(taken, a.dominant, 0)
+    dominant_at_bid, points_at_bid, dominant_held, points_held = kernel.taker_holdings(
+        a.taker_bid_hand, a.taker_hand, a.dominant, a.taker)
     columns = {
         **extra,
         "seed": np.full(len(a.dealer), seed, dtype=np.int64),
@@ -609,12 +568,8 @@ def _deal_table(config, seed, a: DealArrays, extra: dict[str, np.ndarray]) -> pl
         "turned_family": (a.turned_card & 3).astype(I8),
         "taker": a.taker, "bid_round": a.bid_round, "dominant": a.dominant,
         "partner": a.partner, "called": a.called,
-        "taker_dominant_at_bid": np.where(
-            taken, bits.popcount(a.taker_bid_hand & FAMILY_MASK[dominant]), -1).astype(I8),
-        "taker_points_at_bid": np.where(taken, mask_points(a.taker_bid_hand, dominant), -1),
-        "taker_dominant_count": np.where(
-            taken, bits.popcount(a.taker_hand & FAMILY_MASK[dominant]), -1).astype(I8),
-        "taker_points_held": np.where(taken, mask_points(a.taker_hand, dominant), -1),
+        "taker_dominant_at_bid": dominant_at_bid, "taker_points_at_bid": points_at_bid,
+        "taker_dominant_count": dominant_held, "taker_points_held": points_held,
         "bonus_eligible": a.bonus_eligible, "bonus_announced": a.bonus,
         "side_points": np.where(taken, a.side_points, -1).astype(np.int16),
         "side_tricks": np.where(taken, a.side_tricks, -1).astype(I8),

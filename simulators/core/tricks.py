@@ -340,8 +340,12 @@ def _fisher_yates(uniforms, n):
     for r in range(rows):
         for c in range(n):
             deck[r, c] = c
-        for i in range(n - 1, 0, -1):
-            j = np.intp(uniforms[i - 1, r] * (i + 1))
+    # step-major: each step reads one contiguous row of uniforms (a deck-major loop
+    # strides 8 KB per step through them and ran 2.3x slower); the decks stay in cache
+    for i in range(n - 1, 0, -1):
+        u = uniforms[i - 1]
+        for r in range(rows):
+            j = np.intp(u[r] * (i + 1))
             swapped = deck[r, j]
             deck[r, j] = deck[r, i]
             deck[r, i] = swapped
@@ -650,8 +654,10 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask,
                     np.full(n_rows, -1, I8), np.full(n_rows, -1, I8), np.zeros(n_rows, bool),
                     team[np.arange(n_rows), seat], state[:, STATE_TABLE], state[:, STATE_PLAYED])
     for t in range(n_tricks):
-        info = state[:, STATE_INFO] if dense else np.take(state[:, STATE_INFO], rows)
-        leaders[rows, t] = (info >> U32(24)).astype(I8)
+        if dense:  # a column slice: 3-4x faster than a fancy-index write
+            leaders[:, t] = state[:, STATE_INFO] >> U32(24)
+        else:
+            leaders[rows, t] = (np.take(state[:, STATE_INFO], rows) >> U32(24)).astype(I8)
         for k in range(n):
             view = view._replace(trick=t, position=k, rows=None if dense else rows)
             if before_card is not None:
@@ -702,17 +708,11 @@ def _duty_tables(obligations, table, n_rows: int) -> tuple[np.ndarray, np.ndarra
 
 
 def _view_arrays(m: int, led_suit: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Fresh arrays for the next view (one allocation): seat, hand, legal, led suit
-    (a copy of the current one), led mask, winning card, winning seat, opponent holds,
-    team."""
-    buffer = np.empty(18 * m, dtype=np.uint8)
-    u32 = buffer[:12 * m].view(U32)
-    small = buffer[12 * m:]
-    led = small[2 * m:3 * m].view(I8)
-    led[:] = led_suit
-    return (small[:m].view(I8), u32[:m], u32[m:2 * m], led, u32[2 * m:], small[m:2 * m].view(I8),
-            small[3 * m:4 * m].view(I8), small[4 * m:5 * m].view(np.bool_),
-            small[5 * m:].view(I8))
+    """Fresh arrays for the next view: seat, hand, legal, led suit (a copy of the
+    current one), led mask, winning card, winning seat, opponent holds, team."""
+    return (np.empty(m, I8), np.empty(m, U32), np.empty(m, U32), led_suit.copy(),
+            np.empty(m, U32), np.empty(m, I8), np.empty(m, I8), np.empty(m, np.bool_),
+            np.empty(m, I8))
 
 
 def _reject_illegal(cards, view: CardView, units, describe) -> None:
