@@ -28,12 +28,18 @@ def first_hands(deck: np.ndarray, cut: np.ndarray, first: np.ndarray,
                         R.FIRST_DISTRIBUTION[n_players])
 
 
+@numba.njit(cache=True, inline="always")
+def _card_bit(deck, r, top, p, width):
+    """Bit of the card at position ``p`` of row ``r``'s deck cut at ``top`` (BM-3)."""
+    at = top + p
+    return np.uint32(1) << np.uint32(deck[r, at - width if at >= width else at])
+
+
 @numba.njit(cache=True)
 def _first_hands(deck, cut, first, n, h1):
     rows, width = deck.shape
     hands = np.zeros((rows, n), dtype=np.uint32)
     turned = np.empty(rows, dtype=np.int8)
-    one = np.uint32(1)
     for r in range(rows):
         start = cut[r] % width
         size = first[r]
@@ -41,11 +47,9 @@ def _first_hands(deck, cut, first, n, h1):
         for j in range(n):
             h = np.uint32(0)
             for p in range(size * j, size * (j + 1)):
-                at = start + p
-                h |= one << np.uint32(deck[r, at - width if at >= width else at])
+                h |= _card_bit(deck, r, start, p, width)
             for p in range(n * size + rest * j, n * size + rest * (j + 1)):
-                at = start + p
-                h |= one << np.uint32(deck[r, at - width if at >= width else at])
+                h |= _card_bit(deck, r, start, p, width)
             hands[r, j] = h
         at = start + n * h1
         turned[r] = deck[r, at - width if at >= width else at]
@@ -88,17 +92,14 @@ def _second_hands(deck, cut, hand1, taker_pos, turned, dealer, start, size):
             take = size - 1 if (n == 4 and j == taker) else size
             for _ in range(take):
                 if p < width:
-                    at = top + p
-                    h |= one << np.uint32(deck[r, at - width if at >= width else at])
+                    h |= _card_bit(deck, r, top, p, width)
                 p += 1
             if j == taker:
                 bid_hand[r] = hand1[r, j] | turned_bit
                 h |= turned_bit
             hands[r, (dealer[r] + 1 + j) % n] = h
         if n != 4:  # the last card, face down, to the taker
-            at = top + width - 1
-            hands[r, (dealer[r] + 1 + taker) % n] |= one << np.uint32(
-                deck[r, at - width if at >= width else at])
+            hands[r, (dealer[r] + 1 + taker) % n] |= _card_bit(deck, r, top, width - 1, width)
     return hands, bid_hand
 
 
