@@ -15,7 +15,7 @@ import numpy as np
 from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango import rules as R
 from simulators.bango.observations import CENTRE_SIZE, BangoObs, explosion_probability
-from simulators.core.params import Policy, param, policy_from_registry
+from simulators.core.params import Policy, param
 
 I8, U16 = np.int8, np.uint16
 FULL = (1 << R.N_VALUES) - 1
@@ -481,8 +481,3 @@ class OptimalStoppingPolicy(HeuristicPolicy):
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy,
                                      "optimal": OptimalStoppingPolicy}
-
-
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registry name with validated keyword parameters."""
-    return policy_from_registry(POLICIES, "Bango", name, **params)

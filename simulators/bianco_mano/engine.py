@@ -34,6 +34,7 @@ import polars as pl
 from simulators.bianco_mano import _engine_kernel as kernel
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.observations import (
+    POLICY_METHODS,
     AnnounceObs,
     BidObs,
     CallObs,
@@ -74,7 +75,6 @@ SAME_TEAM_4 = (np.arange(4)[:, None] - np.arange(4)) % 2 == 0  # BM-5: seats 0 &
 
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
 BLOCK_ROWS = 16_384  # rows played at once (measured: larger blocks leave the CPU cache)
-POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
 
 
 def mask_points(mask: np.ndarray, dominant: np.ndarray) -> np.ndarray:

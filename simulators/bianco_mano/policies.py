@@ -21,7 +21,7 @@ import numpy as np
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.engine import BONUS_MASK, FAMILY_MASK, STRONGER
 from simulators.core import bits
-from simulators.core.params import Policy, param, policy_from_registry
+from simulators.core.params import Policy, param
 
 U32 = np.uint32
 I8 = np.int8
@@ -339,8 +339,3 @@ def _heuristic_bids(round_, hand, turned_card, strength, side_mamma_value, bonus
 
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
-
-
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registry name with validated keyword parameters."""
-    return policy_from_registry(POLICIES, "Bianco Mano", name, **params)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulators.core.params import Policy, param, policy_from_registry
+from simulators.core.params import Policy, param
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
 
@@ -159,8 +159,3 @@ class SolitaireHeuristic(Policy):
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy,
                                      "solitaire": SolitaireHeuristic}
-
-
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registry name with validated keyword parameters."""
-    return policy_from_registry(POLICIES, "Five Crowns", name, **params)

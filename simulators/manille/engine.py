@@ -38,7 +38,7 @@ from simulators.core.dispatch import IllegalAction as IllegalAction  # re-export
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
 from simulators.manille import rules as R
-from simulators.manille.observations import ChoiceObs, ContreObs, PlayObs
+from simulators.manille.observations import POLICY_METHODS, ChoiceObs, ContreObs, PlayObs
 
 U32 = np.uint32
 I8 = np.int8
@@ -46,7 +46,6 @@ ONE = U32(1)
 ZERO = U32(0)
 
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
-POLICY_METHODS = ("choose", "contre", "play")
 # noise slots of a deal: dealer's choice, partner's choice, two contre and two
 # surcontre answers, then the 32 cards
 SLOT_CHOICE, SLOT_CONTRE, SLOT_PLAY = 0, 2, 6

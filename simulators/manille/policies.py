@@ -19,7 +19,7 @@ from typing import ClassVar
 import numpy as np
 
 from simulators.core import bits, tricks
-from simulators.core.params import Policy, param, policy_from_registry
+from simulators.core.params import Policy, param
 from simulators.manille import _heuristic_kernel as compiled_heuristic
 from simulators.manille import rules as R
 
@@ -328,8 +328,3 @@ class HeuristicPolicy(Policy):
 
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
-
-
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registry name with validated keyword parameters."""
-    return policy_from_registry(POLICIES, "Manille", name, **params)
