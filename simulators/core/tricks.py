@@ -37,7 +37,8 @@ Dealing. :func:`shuffled_decks` draws uniform decks (the same draws and decks
 as :func:`simulators.core.rng.permutations`, compiled); :func:`cut_decks` cuts
 decks (top cards to the bottom); :func:`deal_packets` deals packets one per
 player in turn from a cut deck; :func:`prefix_masks` and :func:`range_mask`
-give the union of any run of deck positions in two lookups.
+give the union of any run of deck positions in two lookups;
+:func:`first_dealers` draws the first dealer of whole games (strongest rank deals).
 
 The trick loop. :func:`play_tricks` plays whole tricks over a batch of hands
 (by seat), asking ``before_card(view, record)`` before each card (a game's
@@ -412,6 +413,33 @@ def deal_packets(post: np.ndarray, n_players: int, packets, start: int = 0) -> n
             hands[:, j] |= range_mask(prefix, at, at + size)
             at += size
     return hands
+
+
+def first_dealers(draw: np.ndarray, n_players: int) -> np.ndarray:
+    """First dealer of each game from its draw deck, (games,) int8 (BM-2, MA-2).
+
+    One card to each seat from the top of ``draw`` (games, 32), seat 0 first;
+    the strongest rank deals (suit ignored); tied players draw again in seat
+    order; if the pile cannot serve every tied player, the lowest tied seat
+    deals.
+    """
+    games = len(draw)
+    ranks = (draw >> 2).astype(I8)
+    current = ranks[:, :n_players].copy()
+    tied = np.ones((games, n_players), dtype=bool)
+    next_card = np.full(games, n_players)
+    while True:
+        best = np.where(tied, current, 99).min(axis=1)
+        tied &= current == best[:, None]
+        count = tied.sum(axis=1)
+        redraw = (count > 1) & (next_card + count <= N_CARDS)
+        if not redraw.any():
+            break
+        index = np.minimum(next_card[:, None] + np.cumsum(tied, axis=1) - 1, N_CARDS - 1)
+        fresh = np.take_along_axis(ranks, index, 1)
+        current = np.where(tied & redraw[:, None], fresh, current)
+        next_card = np.where(redraw, next_card + count, next_card)
+    return np.argmax(tied, axis=1).astype(I8)
 
 
 def seat_at(leader, position, n_players: int, direction: int = CLOCKWISE):

@@ -24,8 +24,9 @@ from simulators.bianco_mano import (
 )
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.crosscheck import check_deals
-from simulators.bianco_mano.engine import FAMILY_MASK, first_dealers
+from simulators.bianco_mano.engine import FAMILY_MASK
 from simulators.core import bits
+from simulators.core.tricks import first_dealers
 
 CROSSCHECK_DEALS = 20_000
 
