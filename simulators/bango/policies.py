@@ -15,6 +15,7 @@ import numpy as np
 from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango import rules as R
 from simulators.bango.observations import CENTRE_SIZE, BangoObs, explosion_probability
+from simulators.core.game import make_policy_attribute
 from simulators.core.params import Policy, param
 
 I8, U16 = np.int8, np.uint16
@@ -481,3 +482,5 @@ class OptimalStoppingPolicy(HeuristicPolicy):
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy,
                                      "optimal": OptimalStoppingPolicy}
+
+__getattr__ = make_policy_attribute(__name__, "simulators.bango.game")  # make_policy

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulators.core.game import make_policy_attribute
 from simulators.core.params import Policy, param
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
@@ -159,3 +160,5 @@ class SolitaireHeuristic(Policy):
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy,
                                      "solitaire": SolitaireHeuristic}
+
+__getattr__ = make_policy_attribute(__name__, "simulators.five_crowns.game")  # make_policy

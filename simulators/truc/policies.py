@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulators.core import bits
+from simulators.core.game import make_policy_attribute
 from simulators.core.params import Policy, param
 from simulators.truc import rules as R
 
@@ -325,3 +326,5 @@ POLICIES: dict[str, type[Policy]] = {
 from simulators.truc.equilibrium import EquilibriumPolicy  # noqa: E402  (solver's policy)
 
 POLICIES["equilibrium"] = EquilibriumPolicy
+
+__getattr__ = make_policy_attribute(__name__, "simulators.truc.game")  # make_policy
