@@ -46,14 +46,8 @@ from simulators.bianco_mano.rules import (
     rank_of,
 )
 from simulators.bianco_mano.rules import card_points as _one_card_points
-from simulators.core.rulings import (
-    RuleViolation,
-    check_cards,
-    cut,
-    draw_for_dealer,
-    is_index,
-    seat_order,
-)
+from simulators.core import rulings
+from simulators.core.rulings import RuleViolation
 
 
 def _deal_ruling(n_players: int) -> str:
@@ -184,7 +178,7 @@ def game_winners(totals: Sequence[int], contracts_made: Sequence[int]) -> tuple[
 
 def _is_card(c) -> bool:
     """Whether ``c`` is a card index 0..31 (numpy integers accepted)."""
-    return is_index(c, N_CARDS)
+    return rulings.is_index(c, N_CARDS)
 
 
 def first_dealer(n_players: int, dealer_draw: Sequence[int]) -> int:
@@ -194,8 +188,8 @@ def first_dealer(n_players: int, dealer_draw: Sequence[int]) -> int:
     deals, family ignored; if the pile cannot give every tied player a new
     card, the lowest tied seat deals.
     """
-    check_cards(list(dealer_draw), "BM-2", "dealer_draw")
-    dealer = draw_for_dealer(dealer_draw, n_players, rank_of)
+    rulings.check_cards(list(dealer_draw), "BM-2", "dealer_draw")
+    dealer = rulings.draw_for_dealer(dealer_draw, n_players, rank_of)
     if dealer is None:
         raise RuleViolation("BM-2", f"dealer_draw has {len(dealer_draw)} cards, fewer than the "
                                     "players")
@@ -204,7 +198,7 @@ def first_dealer(n_players: int, dealer_draw: Sequence[int]) -> int:
 
 def _receivers(n_players: int, dealer: int) -> list[int]:
     """Seats in dealing order, from the dealer's left to the dealer."""
-    return seat_order(dealer + 1, n_players)
+    return rulings.seat_order(dealer + 1, n_players)
 
 
 def deal_hands(
@@ -291,7 +285,7 @@ def _check_record_shape(record: DealRecord, config: BiancoManoConfig) -> None:
     if isinstance(record.dealer, bool) or record.dealer not in range(n):
         raise RuleViolation("BM-2", f"dealer seat {record.dealer!r} is not in 0..{n - 1}")
     deck = list(record.deck)
-    check_cards(deck, "BM-1", "deck")
+    rulings.check_cards(deck, "BM-1", "deck")
     if len(deck) != N_CARDS:
         raise RuleViolation("BM-1", f"deck has {len(deck)} cards, not {N_CARDS}")
     if isinstance(record.cut, bool) or record.cut not in range(1, N_CARDS):
@@ -304,7 +298,7 @@ def deal_setup(record: DealRecord, config: BiancoManoConfig) -> DealSetup:
     n = config.n_players
     dealer = record.dealer
     ruling = _deal_ruling(n)
-    deck = cut(record.deck, record.cut)  # BM-3
+    deck = rulings.cut(record.deck, record.cut)  # BM-3
     first_hands, turned = deal_hands(n, dealer, deck, record.first_packet)
     pos = n * FIRST_DISTRIBUTION[n] + 1  # first distribution + the turned card
     taker, dominant, bid_round = _read_bids(n, dealer, record.bids, family_of(turned))
@@ -339,7 +333,7 @@ def deal_setup(record: DealRecord, config: BiancoManoConfig) -> DealSetup:
     espion = tuple(record.espion)
     if len(espion) != ESPION_SIZE[n]:
         raise RuleViolation(ruling, f"espion of {len(espion)} cards; {ESPION_SIZE[n]} expected")
-    check_cards(espion, ruling, "espion")
+    rulings.check_cards(espion, ruling, "espion")
     if list(espion) != sorted(espion):
         raise RuleViolation(ruling, f"espion {format_cards(espion)} is not stored ascending")
     for c in espion:

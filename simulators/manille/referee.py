@@ -17,14 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from simulators.core.rulings import (
-    RuleViolation,
-    check_cards,
-    cut,
-    draw_for_dealer,
-    is_index,
-    seat_order,
-)
+from simulators.core import rulings
+from simulators.core.rulings import RuleViolation
 from simulators.manille.rules import (
     CONTRE,
     CONTRE_FACTOR,
@@ -170,7 +164,7 @@ def deal_score(points: Sequence[int], trump: int, contre_level: int) -> tuple[in
 
 def _is_card(c) -> bool:
     """Whether ``c`` is a card index 0..31 (numpy integers accepted)."""
-    return is_index(c, N_CARDS)
+    return rulings.is_index(c, N_CARDS)
 
 
 def first_dealer(dealer_draw: Sequence[int]) -> int:
@@ -179,8 +173,8 @@ def first_dealer(dealer_draw: Sequence[int]) -> int:
     The 10 is the strongest, suit ignored; tied players draw again in seat
     order; an exhausted pile leaves the lowest tied seat.
     """
-    check_cards(list(dealer_draw), "MA-2", "dealer_draw")
-    dealer = draw_for_dealer(dealer_draw, N_SEATS, rank_of)
+    rulings.check_cards(list(dealer_draw), "MA-2", "dealer_draw")
+    dealer = rulings.draw_for_dealer(dealer_draw, N_SEATS, rank_of)
     if dealer is None:
         raise RuleViolation("MA-2", f"dealer_draw has {len(dealer_draw)} cards, fewer than the "
                                     "players")
@@ -189,7 +183,7 @@ def first_dealer(dealer_draw: Sequence[int]) -> int:
 
 def receivers(dealer: int) -> list[int]:
     """Seats in dealing order: counter-clockwise from the dealer's right, the dealer last."""
-    return seat_order(dealer - 1, N_SEATS, direction=-1)
+    return rulings.seat_order(dealer - 1, N_SEATS, direction=-1)
 
 
 def deal_hands(dealer: int, deck_after_cut: Sequence[int],
@@ -299,7 +293,7 @@ def _check_shape(record: DealRecord) -> None:
     """Raise on a malformed dealer, deck or cut."""
     if isinstance(record.dealer, bool) or record.dealer not in range(N_SEATS):
         raise RuleViolation("MA-2", f"dealer seat {record.dealer!r} is not in 0..3")
-    check_cards(list(record.deck), "MA-1", "deck")
+    rulings.check_cards(list(record.deck), "MA-1", "deck")
     if len(record.deck) != N_CARDS:
         raise RuleViolation("MA-1", f"deck has {len(record.deck)} cards, not {N_CARDS}")
     if isinstance(record.cut, bool) or record.cut not in range(1, N_CARDS):
@@ -340,7 +334,8 @@ def play_tricks(hands: Sequence[Iterable[int]], dealer: int, trump: int, plays: 
 def replay_deal(record: DealRecord, config: ManilleConfig) -> DealResult:
     """Replay one recorded deal, raising RuleViolation at the first broken ruling."""
     _check_shape(record)
-    hands = deal_hands(record.dealer, cut(record.deck, record.cut), config.packets)  # MA-2: cut
+    deck = rulings.cut(record.deck, record.cut)  # MA-2
+    hands = deal_hands(record.dealer, deck, config.packets)
     bidding = read_bidding(record, config)
     tricks, winners = play_tricks(hands, record.dealer, bidding.trump, list(record.plays),
                                   config.sans_atout_must_beat)
