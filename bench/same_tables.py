@@ -1,12 +1,18 @@
-"""Same seed => same tables: this checkout against an older commit, for the games
-both hold (Bianco Mano and Five Crowns).
+"""Same seed => same tables: this checkout against an older commit, for all five games.
 
-Runs a set of configs and policies (Bianco Mano deals and whole games; Five
-Crowns rounds, whole games and solitaire) with the engines of this checkout
-and, in a subprocess, with those of another checkout (a git worktree), and
-asserts that every table and every raw array is identical. Run::
+Runs a set of configs and policies with the engines of this checkout and, in
+a subprocess, with those of another checkout (a git worktree), and asserts
+that every table and every raw array is identical:
 
-    git worktree add /tmp/base dae0a95
+* Bianco Mano deals and whole games (tables and raw arrays), eleven cases;
+* Five Crowns rounds, whole games and solitaire (tables and raw arrays);
+* Manille, Truc and Bango through their ``Game`` spec: every conformance
+  config x every unit x every registered policy (the slow ones left out,
+  e.g. Truc's solved equilibrium), every table the unit's ``play`` returns.
+
+Run::
+
+    git worktree add /tmp/base 03bfa71
     python bench/same_tables.py --base /tmp/base
 """
 
@@ -30,6 +36,9 @@ FIVE_CROWNS_CASES = [  # (label, config kwargs, policy, params, rounds, games)
     ("fc 5p express games", {"n_players": 5, "first_round": 6}, "heuristic", {}, 0, 40),
 ]
 N_SOLITAIRE = 400
+
+REGISTRY_GAMES = ("manille", "truc", "bango")  # played through get_game(...).units
+REGISTRY_COUNTS = {"deals": 3000, "games": 60, "matches": 60}  # units per case, by unit name
 
 CASES = [  # (label, config kwargs, policy spec, deals, games)
     ("4p heuristic", {"n_players": 4}, "heuristic", 3000, 200),
@@ -84,6 +93,7 @@ def produce(out: Path) -> None:
                             for k, v in games.arrays._asdict().items()},
         }
     result.update(_five_crowns())
+    result.update(_registry_games())
     out.write_bytes(pickle.dumps(result))
 
 
@@ -107,6 +117,19 @@ def _same(a, b) -> bool:
         return a is None and b is None
     a, b = np.asarray(a), np.asarray(b)
     return a.shape == b.shape and np.array_equal(a, b)
+
+
+def _same_column(a, b) -> bool:
+    """Equal lists, NaN equal to NaN (floats the engines write as NaN on purpose)."""
+    if a == b:
+        return True
+    if b is None or len(a) != len(b):
+        return False
+    return all(x == y or (x != x and y != y) for x, y in zip(a, b, strict=True))
+
+
+def _same_table(a: dict, b: dict) -> bool:
+    return list(a) == list(b) and all(_same_column(a[c], b[c]) for c in a)
 
 
 def _five_crowns() -> dict:
@@ -138,19 +161,42 @@ def _five_crowns() -> dict:
     return result
 
 
+def _registry_games() -> dict:
+    """Manille, Truc and Bango: every conformance config, unit and fast policy."""
+    from simulators.core.game import get_game
+
+    result = {}
+    for name in REGISTRY_GAMES:
+        game = get_game(name)
+        for c, config in enumerate(game.conformance.configs):
+            for unit in game.units:
+                for policy in game.policies:
+                    if policy in game.conformance.slow_policies:
+                        continue
+                    tables = unit.play(config, game.make_policy(policy), 100,
+                                       REGISTRY_COUNTS[unit.name], 31 + c)
+                    result[f"{name} config {c} {unit.name} {policy}"] = {
+                        f"{unit.name}.{table}": frame.to_dict(as_series=False)
+                        for table, frame in tables.items()}
+    return result
+
+
 def compare(new: dict, old: dict) -> list[str]:
     """Differences between two results, one line each."""
 
     problems = []
     for label in old:
+        if label not in new:
+            problems.append(f"{label}: missing from this checkout")
+            continue
         for part, value in old[label].items():
             other = new[label][part]
             if part.endswith("arrays"):
                 for key, a in value.items():
                     if not _same(a, other[key]):
                         problems.append(f"{label}: {part}.{key} differs")
-            elif value != other:
-                cols = [c for c in value if value[c] != other.get(c)]
+            elif not _same_table(value, other):
+                cols = [c for c in value if not _same_column(value[c], other.get(c))]
                 problems.append(f"{label}: {part} differs in columns {cols}")
     return problems
 
@@ -179,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     for line in problems:
         print("DIFF", line)
     print(f"{len(old)} cases (Bianco Mano deals and games; Five Crowns rounds, games and "
-          f"solitaire), {len(problems)} difference(s) against {args.base}")
+          f"solitaire; Manille, Truc and Bango by config, unit and policy), "
+          f"{len(problems)} difference(s) against {args.base}")
     return 1 if problems else 0
 
 

@@ -28,10 +28,12 @@ def test_game_passes_the_conformance_check(name, check):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [g for g in GAMES if games()[g].conformance.slow_policies])
 def test_slow_policies_replay_and_conserve(name):
-    """The policies the default run leaves out (minutes to build), replayed and conserved."""
+    """The policies the default run leaves out (minutes to build): replayed, conserved, and
+    played under strict numpy."""
     game = games()[name]
     assert CHECKS["replay"](game, slow=True) > 0
     CHECKS["conservation"](game, slow=True)
+    assert CHECKS["portable_numerics"](game, slow=True) > 0
 
 
 def _unit_cases():

@@ -23,6 +23,10 @@ check                  what it asserts
 ``conservation``       every card of every deck accounted for exactly once
 ``bad_input``          bad options, counts, policies and policy counts refused
                        with a ``ValueError`` naming what is wrong
+``portable_numerics``  every player count, unit and policy played with
+                       ``np.where``/``np.select`` refusing Python ints that do
+                       not fit the result dtype, as numpy >= 2.5 does (no value
+                       relies on integer wrap-around)
 =====================  ==========================================================
 
 The large replay of any game is one command (a process per job, joblib)::
@@ -49,9 +53,11 @@ from polars.testing import assert_frame_equal
 from simulators.core.game import Game, Unit, game_names, get_game
 from simulators.core.params import Policy
 from simulators.core.rng import BLOCK
+from simulators.core.strict_numpy import strict_python_ints
 
 BATCH_SIZES = (1, 7, 64)
 SEED = 20260
+MAX_PLAYERS = 10  # player counts tried by portable_numerics: those the config accepts
 
 
 def _where(game: Game, unit: Unit, config) -> str:
@@ -213,6 +219,45 @@ def check_bad_input(game: Game) -> None:
                      str(seats), f"{where} {seats + 1} policies")
 
 
+def player_count_configs(game: Game) -> list:
+    """The example configs, plus the first one at every other player count it accepts."""
+    configs = list(game.conformance.configs)
+    if "n_players" not in {f.name for f in dataclasses.fields(game.config)}:
+        return configs
+    seen = {config.n_players for config in configs}
+    for n in range(1, MAX_PLAYERS + 1):
+        if n not in seen:
+            try:
+                configs.append(dataclasses.replace(configs[0], n_players=n))
+            except ValueError:
+                continue  # a player count the game does not have
+    return configs
+
+
+def check_portable_numerics(game: Game, count: int = 24, *, slow: bool = False) -> int:
+    """Every player count, unit and policy under :func:`strict_python_ints`.
+
+    Each case is played once before the strict block so that its compiled
+    kernels exist (numba resolves ``np.where`` when it compiles), then again
+    inside it; the two runs must give the same tables.
+    """
+    cases = 0
+    for config in player_count_configs(game):
+        for unit in game.units:
+            for name in usable_policies(game, unit, slow=slow):
+                policy = game.make_policy(name)
+                plain = unit.play(config, policy, 0, count, SEED)
+                try:
+                    with strict_python_ints():
+                        strict = unit.play(config, policy, 0, count, SEED)
+                except OverflowError as exc:
+                    raise AssertionError(f"{_where(game, unit, config)} policy {name}: "
+                                         f"{exc}") from None
+                _same_tables(game, unit, config, plain, strict, "under strict numpy")
+                cases += 1
+    return cases
+
+
 CHECKS = {
     "random_play": check_random_play,
     "chunking": check_chunking,
@@ -220,6 +265,7 @@ CHECKS = {
     "replay": check_replay,
     "conservation": check_conservation,
     "bad_input": check_bad_input,
+    "portable_numerics": check_portable_numerics,
 }
 """Every check by name, each ``check(game)``."""
 

@@ -378,8 +378,9 @@ def hand_features(hand: np.ndarray, trump: np.ndarray, prefix: str) -> dict[str,
     out[f"{prefix}_manilles"] = bits.popcount(hand & MANILLES).astype(I8)
     out[f"{prefix}_manillons"] = bits.popcount(hand & MANILLONS).astype(I8)
     out[f"{prefix}_points"] = mask_points(hand)
-    out[f"{prefix}_trumps"] = np.where(trump == R.SANS_ATOUT, -1,
-                                       bits.popcount(hand & SUIT_MASK5[trump])).astype(I8)
+    # -1 under sans atout: the count is cast to int8 before -1 meets it (no uint8 wrap)
+    out[f"{prefix}_trumps"] = np.where(trump == R.SANS_ATOUT, I8(-1),
+                                       bits.popcount(hand & SUIT_MASK5[trump]).astype(I8))
     return out
 
 

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import polars as pl
 import pytest
+from gated import gate
 from polars.testing import assert_frame_equal
 
 from analysis import summaries
 from analysis.experiment import Experiment
 from analysis.runner import load, run, run_until
 from simulators.bianco_mano.metrics import DEAL_METRICS
+
+HERE = Path(__file__).parent
 
 DEALS = Experiment.create("bianco-mano", options={"n_players": 4, "bianco_mano": True},
                           size=30_000, seed=11)
@@ -85,19 +90,28 @@ def _cli(out_dir, *extra):
 
 
 def test_resume_after_sigkill_keeps_chunks_and_matches_uninterrupted(tmp_path):
-    """A real subprocess killed with SIGKILL mid-run, then the same command again."""
+    """A real subprocess killed with SIGKILL mid-run, then the same command again.
+
+    The run is held after 3 finished chunks (``gated.GatedHeuristic``, which
+    plays as the heuristic), so the kill lands mid-run whatever the machine's
+    speed; every wait below ends on progress, not on a clock.
+    """
     out = tmp_path / "killed"
-    proc = subprocess.Popen(_cli(out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while len(list((out / "deals").glob("part-*.parquet"))) < 3:
-        assert proc.poll() is None, proc.stderr.read().decode()
-        assert time.monotonic() < deadline, "no chunk written in time"
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    parts = str(out / "deals" / "part-*.parquet")
+    proc = subprocess.Popen(_cli(out, "--policy", "gated:GatedHeuristic"), cwd=HERE,
+                            env=gate(parts, 3), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        while len(glob.glob(parts)) < 3:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            time.sleep(0.05)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
     kept = sorted(p.name for p in (out / "deals").glob("part-*.parquet"))
-    assert 3 <= len(kept) < 30, "the kill should land mid-run"
-    done = subprocess.run(_cli(out), capture_output=True, text=True, timeout=300)
+    assert len(kept) == 3, "the run is held after its third chunk"
+    done = subprocess.run(_cli(out, "--policy", "gated:GatedHeuristic"), cwd=HERE,
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     resumed = load(out)
     assert resumed.manifest["complete"]
