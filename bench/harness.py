@@ -502,7 +502,7 @@ def profile_hottest(rep: Report, deals: int) -> list[tuple[str, float]]:
         "play_tricks": "trick loop (Python: views, hooks, checks)", "_view_arrays": "trick "
         "loop (Python: views, hooks, checks)", "choose": "trick loop (Python: views, hooks, "
         "checks)", "on_side_of": "trick loop (Python: views, hooks, checks)",
-        "_heuristic_cards": "policy (play, compiled)", "play": "policy (play)",
+        "heuristic_cards": "policy (play, compiled)", "play": "policy (play)",
         "bid": "policy (bidding)", "bid_score": "policy (bidding)", "_family_ranks": "policy "
         "(bidding)", "espion": "policy (other)", "call": "policy (other)", "first_packet":
         "policy (other)", "announce": "policy (other)",
@@ -514,7 +514,7 @@ def profile_hottest(rep: Report, deals: int) -> list[tuple[str, float]]:
         "(engine)", "prefix_masks": "dealing (engine)", "_sides": "dealing (engine)",
         "_set_espion": "dealing (engine)", "_play_taken": "dealing (engine)",
         "concatenate": "blocks joined (engine)", "<genexpr>": "blocks joined (engine)",
-        "_heuristic_bids": "policy (bidding, compiled)", "_bid_scores": "policy (bidding, "
+        "heuristic_bids": "policy (bidding, compiled)", "bid_scores": "policy (bidding, "
         "compiled)", "_prefix": "dealing (engine)", "_reject_illegal": "trick loop (Python: "
         "views, hooks, checks)", "_first_dealers": "dealing (engine)",
         "<method 'collect' of 'builtins.PyLazyFrame' objects>": "scoring and table",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulators.core.bits import popcount32
 from simulators.core.jit import jit_once
 
 N_VALUES = 11
@@ -29,14 +30,6 @@ FULL = (1 << N_VALUES) - 1
 # each kind's value index and colour as tables: an integer % or // costs more than the rest
 VALUE_INDEX_OF = np.arange(N_KINDS) % N_VALUES
 COLOUR_OF = np.arange(N_KINDS) // N_VALUES
-
-
-def _k_popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 def _k_row_code(hand, mask, n_open, placed, free_discard, counts, added):
@@ -68,7 +61,7 @@ def _k_row_code(hand, mask, n_open, placed, free_discard, counts, added):
         if m & (m + (m & -m)):
             return 4
     for s in range(N_SLOTS):  # 5: a new sequence of one card
-        if s >= n_open and added[s] != 0 and _k_popcount(added[s]) < MIN_OPEN:
+        if s >= n_open and added[s] != 0 and popcount32(added[s]) < MIN_OPEN:
             return 5
     for s in range(1, N_SLOTS):  # 6: a new sequence before an earlier slot
         if s >= n_open and added[s] != 0 and after[s - 1] == 0:
@@ -113,7 +106,7 @@ def _k_lay_check(hands, seq_mask, n_open, placed, free_discard, code, added, col
         n_used[i] = used
 
 
-KERNEL_NAMES = ("_k_popcount", "_k_row_code", "_k_lay_check")  # callees first
+KERNEL_NAMES = ("popcount32", "_k_row_code", "_k_lay_check")  # callees first
 
 
 def _kernels() -> None:

@@ -16,6 +16,7 @@ import sys
 
 import numpy as np
 
+from simulators.core.bits import popcount32
 from simulators.core.jit import jit_once
 
 N_VALUES = 11
@@ -174,15 +175,6 @@ def _k_destroy(seat, hand, centre, position, seq_mask, n_open, shed, out):
         out[i] = _k_dead_kind(hand[i], _k_value_index(target)) if unwanted else -1
 
 
-def _k_popcount(x):
-    """Set bits of a value mask."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
 def _k_grow(seed, allowed):
     """The maximal run containing ``seed`` that only adds values of ``allowed``."""
     x = seed
@@ -219,12 +211,12 @@ def _k_placeable(seat, hand, seq_mask, n_open, out):
             m = np.int64(seq_mask[i, p, s])
             if m != 0:
                 new = _k_grow(m, allowed) & ~m
-                count += _k_popcount(new)
+                count += popcount32(new)
                 allowed &= ~new
         opened = np.int64(n_open[i, p])
         for _ in range(N_SLOTS):
             run = _k_longest_run(allowed)
-            length = _k_popcount(run)
+            length = popcount32(run)
             if opened < N_SLOTS and length >= 2:
                 count += length
                 allowed &= ~run
@@ -233,7 +225,7 @@ def _k_placeable(seat, hand, seq_mask, n_open, out):
 
 
 KERNEL_NAMES = ("_k_fit_values", "_k_fits", "_k_held_kind", "_k_dead_kind", "_k_value_index",
-                "_k_draw_on", "_k_bango", "_k_take", "_k_spoil", "_k_destroy", "_k_popcount",
+                "_k_draw_on", "_k_bango", "_k_take", "_k_spoil", "_k_destroy", "popcount32",
                 "_k_grow", "_k_longest_run", "_k_placeable")  # callees first
 
 

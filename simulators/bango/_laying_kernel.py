@@ -33,20 +33,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulators.core.bits import popcount32
+
 N_VALUES = 11
 N_COLOURS = 4
 N_SLOTS = 3
 FULL = (1 << N_VALUES) - 1
 MAX_OPTIONS = 1 + N_VALUES * (N_VALUES - 1) // 2  # stay free + every interval of 2+ values
 MAX_TUPLES = N_COLOURS ** N_SLOTS
-
-
-def _k_popcount(x):
-    """Set bits of a value mask (16-bit SWAR popcount)."""
-    x = x - ((x >> 1) & 0x5555)
-    x = (x & 0x3333) + ((x >> 2) & 0x3333)
-    x = (x + (x >> 4)) & 0x0F0F
-    return (x + (x >> 8)) & 0x1F
 
 
 def _k_bonus(cnt, s):
@@ -128,7 +122,7 @@ def _k_colour_search(hv, avail, col, added, base, need, cnt, dv, dk, ds, opts, n
             n_depth += 1
     for s in range(N_SLOTS):
         for c in range(N_COLOURS):
-            cnt[s, c] = col[s, c] + _k_popcount(added[s] & avail[c])  # potential, reset below
+            cnt[s, c] = col[s, c] + popcount32(added[s] & avail[c])  # potential, reset below
     # options per depth: colour tuples within the copies held, best potential first
     for d in range(n_depth):
         v, k = dv[d], dk[d]
@@ -272,7 +266,7 @@ def _k_options_and_bounds(mask, col, ge1, avail, opt, n_opt, ub):
             else:
                 top = 0
                 for c in range(N_COLOURS):
-                    x = col[s, c] + _k_popcount(extra & avail[c])
+                    x = col[s, c] + popcount32(extra & avail[c])
                     if x > top:
                         top = x
                 ub[s, o] = top
@@ -315,7 +309,7 @@ def _k_structures(mask, free_discard, n_open, ge1, ge2, ge3, ge4, opt, n_opt, ub
                     if n_after < N_SLOTS and left & (left >> 1):
                         continue
                     # BG-6: nothing left fits an end; no two left values open a sequence
-                n_placed = _k_popcount(a0) + _k_popcount(a1) + _k_popcount(a2)
+                n_placed = popcount32(a0) + popcount32(a1) + popcount32(a2)
                 bound = 2 * n_placed + ub[0, o0] + ub[1, o1] + ub[2, o2]
                 cand_key[n_cand] = -(bound * 4 + (N_SLOTS - (n_after - n_open)))
                 cand_opt[n_cand, 0] = o0
@@ -352,7 +346,7 @@ def _k_solve_row(hand, mask, col, free_discard, placed, work_i, work_asg, opt, c
         n_placed = 0
         for s in range(N_SLOTS):
             added[s] = opt[s, cand_opt[i, s]]
-            n_placed += _k_popcount(added[s])
+            n_placed += popcount32(added[s])
         need = best if opened < best_opened else best + 1
         val = _k_colour_search(hv, avail, col, added, 2 * n_placed, need, cnt, dv, dk, ds,
                                opts, nopt, score, rem, ch, work_asg)
@@ -408,6 +402,6 @@ def _k_solve_batch(hands, seq_mask, seq_colours, free_discard, placed, gain, dis
         opened[r] = work_i[2]
 
 
-KERNEL_NAMES = ("_k_popcount", "_k_bonus", "_k_interval", "_k_slot_options", "_k_ends",
+KERNEL_NAMES = ("popcount32", "_k_bonus", "_k_interval", "_k_slot_options", "_k_ends",
                 "_k_colour_search", "_k_order", "_k_tally", "_k_options_and_bounds",
                 "_k_structures", "_k_solve_row", "_k_solve_batch")

@@ -7,7 +7,7 @@ revealed, explosion, cards taken, cards destroyed, lay) and on every player's
 score, sequences, personal discards, explosions, bangos and lays. Card
 conservation is checked on the engine's own end state. For a large run::
 
-    python -m simulators.bango.crosscheck --games 100000 --jobs 2
+    python -m simulators.core.conformance bango --units 20000 --n-jobs 2
 """
 
 from __future__ import annotations
@@ -93,40 +93,3 @@ def check_games(batch: GameBatch) -> int:
             ref = dict(zip(turn_cols, ref_turns[k], strict=True))
             raise AssertionError(f"game {gid} turn {k}: engine {eng} != referee {ref}")
     return len(batch.game_ids)
-
-
-def _check_chunk(n_players: int, policy: str, seed: int, first: int, count: int) -> int:
-    from simulators.bango.engine import simulate_games
-    from simulators.bango.policies import make_policy
-
-    config = R.BangoConfig(n_players=n_players)
-    return check_games(simulate_games(config, make_policy(policy), count, seed, first_game=first))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Replay many engine games per player count (heuristic and random policies)."""
-    import argparse
-    import time
-
-    from joblib import Parallel, delayed
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5_000, help="games per player count")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--chunk", type=int, default=2_000)
-    args = parser.parse_args(argv)
-    for n_players in R.PLAYER_COUNTS:
-        start = time.perf_counter()
-        tasks = [delayed(_check_chunk)(n_players, policy, args.seed, first,
-                                       min(args.chunk, args.games // 2 - first))
-                 for policy in ("heuristic", "random")
-                 for first in range(0, args.games // 2, args.chunk)]
-        total = sum(Parallel(n_jobs=args.jobs)(tasks))
-        print(f"{n_players} players: {total} games replayed by the referee, 0 mismatches, "
-              f"cards conserved ({time.perf_counter() - start:.0f} s)")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -21,7 +21,7 @@ import polars as pl
 
 from simulators.bango import rules as R
 from simulators.bango._engine_kernel import lay_check
-from simulators.bango.observations import CENTRE_SIZE, BangoObs
+from simulators.bango.observations import CENTRE_SIZE, POLICY_METHODS, BangoObs
 from simulators.core import rng
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
@@ -29,7 +29,6 @@ from simulators.core.params import check_count
 
 I8, U8, U16 = np.int8, np.uint8, np.uint16
 STREAM_SHUFFLE, STREAM_SETUP, STREAM_NOISE = 0, 1, 2
-POLICY_METHODS = ("bango", "draw_on", "take", "spoil", "destroy", "lay", "arrange")
 # noise keys: (turn, decision, index)
 NOISE_BANGO, NOISE_DRAW, NOISE_TAKE, NOISE_SPOIL, NOISE_DESTROY, NOISE_LAY, NOISE_ARRANGE = range(7)
 FINAL_TURN = 1000  # noise key of the final lays: never a turn number (a game has < 99 turns)

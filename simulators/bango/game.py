@@ -11,11 +11,10 @@ import polars as pl
 
 from simulators.bango import rules as R
 from simulators.bango.metrics import GAME_METRICS
+from simulators.bango.observations import POLICY_METHODS
 from simulators.bango.odds import ODDS_METRICS, OddsQuestion, describe_odds, play_odds
 from simulators.bango.policies import POLICIES
 from simulators.core.game import Conformance, Game, Odds, Tables, Unit
-
-POLICY_METHODS = ("bango", "draw_on", "take", "spoil", "destroy", "lay", "arrange")
 
 
 def play_games(config: R.BangoConfig, policies, first: int, count: int, seed: int) -> Tables:
@@ -95,3 +94,4 @@ GAME = Game(
     name="bango", title="Bango", config=R.BangoConfig, policies=POLICIES, units=(GAMES,),
     conformance=CONFORMANCE, odds=ODDS, rules_doc="docs/rules/bango.md",
 )
+make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -49,6 +49,9 @@ import numpy as np
 
 from simulators.bango import rules as R
 
+POLICY_METHODS = ("bango", "draw_on", "take", "spoil", "destroy", "lay", "arrange")
+"""The decision methods every policy has (the table above), in the order of a game."""
+
 CENTRE_SIZE = 12  # at most 11 distinct values, plus the card that explodes
 
 

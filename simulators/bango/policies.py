@@ -15,7 +15,8 @@ import numpy as np
 from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango import rules as R
 from simulators.bango.observations import CENTRE_SIZE, BangoObs, explosion_probability
-from simulators.core.params import Policy, param, policy_from_registry
+from simulators.core.game import make_policy_attribute
+from simulators.core.params import Policy, param
 
 I8, U16 = np.int8, np.uint16
 FULL = (1 << R.N_VALUES) - 1
@@ -482,7 +483,4 @@ class OptimalStoppingPolicy(HeuristicPolicy):
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy,
                                      "optimal": OptimalStoppingPolicy}
 
-
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registry name with validated keyword parameters."""
-    return policy_from_registry(POLICIES, "Bango", name, **params)
+__getattr__ = make_policy_attribute(__name__, "simulators.bango.game")  # make_policy

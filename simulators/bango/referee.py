@@ -32,16 +32,7 @@ from simulators.bango.rules import (
     is_black,
     value_of,
 )
-
-
-class RuleViolation(Exception):
-    """Raised when a record breaks a ruling; ``str`` starts with the ruling id."""
-
-    def __init__(self, ruling: str, message: str):
-        super().__init__(f"{ruling}: {message}")
-        self.ruling = ruling
-        self.message = message
-
+from simulators.core.rulings import RuleViolation
 
 # ---------------------------------------------------------------------------
 # Explosions (BG-3) and sequences (BG-6)

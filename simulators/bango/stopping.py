@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 
 from simulators.bango import rules as R
+from simulators.core.jit import jit_once
 
 N_V = R.N_VALUES
-_KERNEL = None
 
 
 def _solve_rows(start, known_take, known_blacks, known_keep, n_known_coloured, holds, fit,
@@ -125,12 +125,9 @@ def _solve_rows(start, known_take, known_blacks, known_keep, n_known_coloured, h
 
 
 def _kernel():
-    global _KERNEL
-    if _KERNEL is None:
-        import numba
-
-        _KERNEL = numba.njit(cache=True, nogil=True)(_solve_rows)
-    return _KERNEL
+    """The compiled ``_solve_rows`` (jitted on first use, see core.jit)."""
+    jit_once(globals(), ("_solve_rows",))
+    return _solve_rows
 
 
 def warm_up() -> float:

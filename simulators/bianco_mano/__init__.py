@@ -7,7 +7,8 @@ from simulators.bianco_mano.engine import (
     simulate_deals,
     simulate_games,
 )
-from simulators.bianco_mano.policies import HeuristicPolicy, RandomPolicy, make_policy
+from simulators.bianco_mano.game import make_policy
+from simulators.bianco_mano.policies import HeuristicPolicy, RandomPolicy
 from simulators.bianco_mano.rules import BiancoManoConfig, format_cards, parse_cards
 
 __all__ = [

@@ -4,38 +4,48 @@ Both distributions read the cards straight from the pre-cut deck (position
 ``p`` of the cut deck is ``deck[(p + cut) % 32]``, BM-3), so no cut deck and
 no prefix masks are built on the hot path. The referee (``referee.py``)
 deals the same packets in plain Python; the cross-check replays every
-engine deal through it.
+engine deal through it. Plain Python in numba's subset, jitted on first use
+(:func:`simulators.core.jit.jit_once`): importing this module does not import numba.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from simulators.bianco_mano import rules as R
+from simulators.core.bits import popcount32
+from simulators.core.jit import jit_once
 from simulators.core.tricks import SUIT_MASK
 
 U32 = np.uint32
 PASS = R.PASS
+
+KERNEL_NAMES = ("_first_hands", "_second_hands", "_turn_rows", "_first_bad_bid", "_record_bids",
+                "_settle", "_taker_holdings")
+INLINED = ("_card_bit", "_points", "popcount32")  # per-card helpers: no call per use
+
+
+def _kernels() -> None:
+    """Jit this module's kernels once per process (numba, ``cache=True``; see core.jit)."""
+    jit_once(globals(), KERNEL_NAMES, inline=INLINED)
 
 
 def first_hands(deck: np.ndarray, cut: np.ndarray, first: np.ndarray,
                 n_players: int) -> tuple[np.ndarray, np.ndarray]:
     """BM-4..BM-6: first-distribution hands by position (dealer's left first) and
     the turned card, for pre-cut decks, cuts and the dealer's first packet size."""
+    _kernels()
     return _first_hands(np.ascontiguousarray(deck), np.ascontiguousarray(cut, dtype=np.int64),
                         np.ascontiguousarray(first, dtype=np.int64), n_players,
                         R.FIRST_DISTRIBUTION[n_players])
 
 
-@numba.njit(cache=True, inline="always")
 def _card_bit(deck, r, top, p, width):
     """Bit of the card at position ``p`` of row ``r``'s deck cut at ``top`` (BM-3)."""
     at = top + p
     return np.uint32(1) << np.uint32(deck[r, at - width if at >= width else at])
 
 
-@numba.njit(cache=True)
 def _first_hands(deck, cut, first, n, h1):
     rows, width = deck.shape
     hands = np.zeros((rows, n), dtype=np.uint32)
@@ -66,6 +76,7 @@ def second_hands(deck: np.ndarray, cut: np.ndarray, hand1: np.ndarray, taker_pos
     BM-6). The taker always receives the turned card (BM-7).
     """
     n = hand1.shape[1]
+    _kernels()
     return _second_hands(np.ascontiguousarray(deck), np.ascontiguousarray(cut, dtype=np.int64),
                          np.ascontiguousarray(hand1, dtype=U32),
                          np.ascontiguousarray(taker_pos, dtype=np.int64),
@@ -74,7 +85,6 @@ def second_hands(deck: np.ndarray, cut: np.ndarray, hand1: np.ndarray, taker_pos
                          n * R.FIRST_DISTRIBUTION[n] + 1, R.SECOND_PACKET[n])
 
 
-@numba.njit(cache=True)
 def _second_hands(deck, cut, hand1, taker_pos, turned, dealer, start, size):
     rows, width = deck.shape
     n = hand1.shape[1]
@@ -106,10 +116,10 @@ def _second_hands(deck, cut, hand1, taker_pos, turned, dealer, start, size):
 def turn_rows(ask: np.ndarray, position: int, hand1: np.ndarray, seat_of_position: np.ndarray,
               turned: np.ndarray, legal: np.ndarray, dealer: np.ndarray):
     """The asked rows' first hands, seats, turned cards, legal bids and dealers (BM-7)."""
+    _kernels()
     return _turn_rows(ask, position, hand1, seat_of_position, turned, legal, dealer)
 
 
-@numba.njit(cache=True)
 def _turn_rows(ask, j, hand1, seat_of_position, turned, legal, dealer):
     m = ask.shape[0]
     hand = np.empty(m, dtype=hand1.dtype)
@@ -127,9 +137,13 @@ def _turn_rows(ask, j, hand1, seat_of_position, turned, legal, dealer):
     return hand, seat, turned_ask, legal_ask, dealer_ask
 
 
-@numba.njit(cache=True)
-def first_bad_bid(action, legal):
+def first_bad_bid(action: np.ndarray, legal: np.ndarray) -> int:
     """Index of the first bid outside 0..PASS or not in its row's ``legal`` bits; -1 if none."""
+    _kernels()
+    return _first_bad_bid(action, legal)
+
+
+def _first_bad_bid(action, legal):
     for k in range(action.shape[0]):
         a = action[k]
         if a < 0 or a > PASS or not (legal[k] >> np.uint8(a)) & np.uint8(1):
@@ -137,10 +151,14 @@ def first_bad_bid(action, legal):
     return -1
 
 
-@numba.njit(cache=True)
-def record_bids(ask, action, slot, position, rnd, bids, taker_pos, bid_round, dominant):
+def record_bids(ask, action, slot, position, rnd, bids, taker_pos, bid_round, dominant) -> int:
     """Write one turn's bids (BM-7); a taker settles the row. Compacts ``ask`` in place
     to the rows that passed and returns their number."""
+    _kernels()
+    return _record_bids(ask, action, slot, position, rnd, bids, taker_pos, bid_round, dominant)
+
+
+def _record_bids(ask, action, slot, position, rnd, bids, taker_pos, bid_round, dominant):
     left = 0
     for k in range(ask.shape[0]):
         i = ask[k]
@@ -166,7 +184,6 @@ BYTE_POINTS = np.einsum("vk,dbk->dbv", _BYTE_BITS, _CARD_POINTS.reshape(R.N_FAMI
 DELTAS = np.array([R.SCORE_CHANGES[o] for o in (R.FAILED, R.MADE, R.CAPO)], dtype=np.int8)
 
 
-@numba.njit(cache=True, inline="always")
 def _points(cards, dominant):
     """Card points of one mask (BM-1), four table lookups."""
     points = 0
@@ -175,25 +192,15 @@ def _points(cards, dominant):
     return points
 
 
-@numba.njit(cache=True, inline="always")
-def _count(mask):
-    """Number of cards in one mask."""
-    count = 0
-    while mask:
-        mask &= mask - np.uint32(1)
-        count += 1
-    return count
-
-
 def settle(on_side: np.ndarray, won: np.ndarray, tricks_won: np.ndarray, espion: np.ndarray,
            dominant: np.ndarray, taker: np.ndarray, bonus: np.ndarray):
     """BM-10, BM-11: the side's points (its tricks and the espion) and tricks, the
     outcome and the per-seat score changes, one pass per row."""
+    _kernels()
     return _settle(on_side, won, tricks_won, espion, dominant.astype(np.int64),
                    taker.astype(np.int64), bonus)
 
 
-@numba.njit(cache=True)
 def _settle(on_side, won, tricks_won, espion, dominant, taker, bonus):
     m, n = on_side.shape
     side_points = np.empty(m, dtype=np.int16)
@@ -226,13 +233,13 @@ def taker_holdings(bid_hand: np.ndarray, hand: np.ndarray, dominant: np.ndarray,
                    taker: np.ndarray):
     """Dominant cards and card points (BM-1) of the taker's bid hand and full hand:
     four columns of the deal table, -1 where nobody took."""
+    _kernels()
     return _taker_holdings(np.ascontiguousarray(bid_hand, dtype=U32),
                            np.ascontiguousarray(hand, dtype=U32),
                            np.ascontiguousarray(dominant, dtype=np.int64),
                            np.ascontiguousarray(taker, dtype=np.int64))
 
 
-@numba.njit(cache=True)
 def _taker_holdings(bid_hand, hand, dominant, taker):
     m = hand.shape[0]
     dominant_at_bid = np.full(m, -1, dtype=np.int8)
@@ -244,8 +251,8 @@ def _taker_holdings(bid_hand, hand, dominant, taker):
             continue
         d = dominant[r]
         family = SUIT_MASK[d]
-        dominant_at_bid[r] = _count(bid_hand[r] & family)
+        dominant_at_bid[r] = popcount32(bid_hand[r] & family)
         points_at_bid[r] = _points(bid_hand[r], d)
-        dominant_held[r] = _count(hand[r] & family)
+        dominant_held[r] = popcount32(hand[r] & family)
         points_held[r] = _points(hand[r], d)
     return dominant_at_bid, points_at_bid, dominant_held, points_held

@@ -4,7 +4,7 @@ Every deal the engine plays can be replayed by the independent referee from
 its record (deck order and decisions); the two must agree on every move and
 score. Tests run this on tens of thousands of deals; for a large run::
 
-    python -m simulators.bianco_mano.crosscheck --deals 1000000 --jobs 2
+    python -m simulators.core.conformance bianco-mano --unit deals --units 200000 --n-jobs 2
 """
 
 from __future__ import annotations
@@ -74,43 +74,3 @@ def check_games(batch: GameBatch) -> int:
         winners = tuple(s for s in range(n) if seats["is_winner"][s])
         assert winners == tuple(result.winners)
     return checked
-
-
-def _check_chunk(n_players: int, policy_name: str, bianco_mano: bool, seed: int, first: int,
-                 count: int) -> int:
-    from simulators.bianco_mano import BiancoManoConfig, make_policy, simulate_deals
-
-    config = BiancoManoConfig(n_players=n_players, bianco_mano=bianco_mano)
-    batch = simulate_deals(config, make_policy(policy_name), count, seed, first_deal=first)
-    return check_deals(batch)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Replay many engine deals per player count and policy; print the totals."""
-    import argparse
-    import time
-
-    from joblib import Parallel, delayed
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1_000_000, help="deals per player count")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--chunk", type=int, default=20_000)
-    args = parser.parse_args(argv)
-    for n_players in (3, 4, 5):
-        start = time.perf_counter()
-        tasks = [
-            delayed(_check_chunk)(n_players, policy, k % 2 == 1, args.seed, first,
-                                  min(args.chunk, args.deals - first))
-            for k, first in enumerate(range(0, args.deals, args.chunk))
-            for policy in ("random", "heuristic")
-        ]
-        total = sum(Parallel(n_jobs=args.jobs)(tasks))
-        print(f"{n_players} players: {total} deals replayed by the referee, 0 mismatches "
-              f"({time.perf_counter() - start:.0f} s)")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -34,6 +34,7 @@ import polars as pl
 from simulators.bianco_mano import _engine_kernel as kernel
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.observations import (
+    POLICY_METHODS,
     AnnounceObs,
     BidObs,
     CallObs,
@@ -74,7 +75,6 @@ SAME_TEAM_4 = (np.arange(4)[:, None] - np.arange(4)) % 2 == 0  # BM-5: seats 0 &
 
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
 BLOCK_ROWS = 16_384  # rows played at once (measured: larger blocks leave the CPU cache)
-POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
 
 
 def mask_points(mask: np.ndarray, dominant: np.ndarray) -> np.ndarray:
@@ -468,32 +468,6 @@ def _noise(entropy, units, n_players, step):
     return np.ascontiguousarray(draws.T)
 
 
-def first_dealers(draw: np.ndarray, n_players: int) -> np.ndarray:
-    """First dealer of each game from its draw deck (BM-2).
-
-    One card to each seat from the top, seat 0 first; the strongest rank deals;
-    tied players draw again in seat order; if the pile cannot serve every tied
-    player, the lowest tied seat deals.
-    """
-    games = len(draw)
-    ranks = (draw >> 2).astype(I8)
-    current = ranks[:, :n_players].copy()
-    tied = np.ones((games, n_players), dtype=bool)
-    next_card = np.full(games, n_players)
-    while True:
-        best = np.where(tied, current, 99).min(axis=1)
-        tied &= current == best[:, None]
-        count = tied.sum(axis=1)
-        redraw = (count > 1) & (next_card + count <= R.N_CARDS)
-        if not redraw.any():
-            break
-        index = np.minimum(next_card[:, None] + np.cumsum(tied, axis=1) - 1, R.N_CARDS - 1)
-        fresh = np.take_along_axis(ranks, index, 1)
-        current = np.where(tied & redraw[:, None], fresh, current)
-        next_card = np.where(redraw, next_card + count, next_card)
-    return np.argmax(tied, axis=1).astype(I8)
-
-
 # ---------------------------------------------------------------- public API
 
 
@@ -620,7 +594,7 @@ def simulate_games(config: R.BiancoManoConfig, policies, n_games: int, seed: int
     max_deals = 20 * config.deals_per_game if max_deals is None else max_deals
     ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
     dealer_draw = rng.draw_per_unit(entropy, ids, STREAM_DEALER_DRAW, _shuffles)
-    first_dealer = first_dealers(dealer_draw, n)
+    first_dealer = tricks.first_dealers(dealer_draw, n)  # BM-2
     deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, _shuffles, 0)
     dealer = first_dealer.copy()
     played = np.zeros(n_games, dtype=np.int32)

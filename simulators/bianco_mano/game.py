@@ -13,12 +13,10 @@ import polars as pl
 
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS
+from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
 from simulators.core import bits
 from simulators.core.game import Conformance, Game, Odds, Tables, Unit
-
-POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
-
 
 # ------------------------------------------------------------------ units
 
@@ -228,3 +226,4 @@ GAME = Game(
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/bianco_mano.md",
 )
+make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -30,6 +30,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+POLICY_METHODS = ("first_packet", "bid", "espion", "call", "announce", "play")
+"""The decision methods every policy has (the table above), in the order of a deal."""
+
 
 class PacketObs(NamedTuple):
     """Dealer's choice of packet order for the first distribution."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from numbers import Integral
 
 from simulators.bianco_mano.rules import (
     ALL_PASS,
@@ -47,15 +46,8 @@ from simulators.bianco_mano.rules import (
     rank_of,
 )
 from simulators.bianco_mano.rules import card_points as _one_card_points
-
-
-class RuleViolation(Exception):
-    """Raised when a recorded move breaks a ruling."""
-
-    def __init__(self, ruling: str, message: str):
-        super().__init__(f"{ruling}: {message}")
-        self.ruling = ruling
-        self.message = message
+from simulators.core import rulings
+from simulators.core.rulings import RuleViolation
 
 
 def _deal_ruling(n_players: int) -> str:
@@ -186,40 +178,27 @@ def game_winners(totals: Sequence[int], contracts_made: Sequence[int]) -> tuple[
 
 def _is_card(c) -> bool:
     """Whether ``c`` is a card index 0..31 (numpy integers accepted)."""
-    return isinstance(c, Integral) and not isinstance(c, bool) and 0 <= c < N_CARDS
-
-
-def _check_cards(cards: Sequence[int], ruling: str, what: str) -> None:
-    """Raise unless ``cards`` are distinct valid card indices."""
-    for c in cards:
-        if not _is_card(c):
-            raise RuleViolation(ruling, f"{what} holds {c!r}, not a card index 0..31")
-    if len(set(cards)) != len(cards):
-        raise RuleViolation(ruling, f"{what} holds a card twice")
+    return rulings.is_index(c, N_CARDS)
 
 
 def first_dealer(n_players: int, dealer_draw: Sequence[int]) -> int:
-    """Seat of the first dealer from the dealer-draw pile (BM-2)."""
-    _check_cards(list(dealer_draw), "BM-2", "dealer_draw")
-    pile = list(dealer_draw)
-    if len(pile) < n_players:
-        raise RuleViolation("BM-2", f"dealer_draw has {len(pile)} cards, fewer than the players")
-    tied = list(range(n_players))
-    while True:
-        # BM-2: one card to each (still tied) player, in seat order.
-        drawn = {seat: pile.pop(0) for seat in tied}
-        best = min(rank_of(c) for c in drawn.values())  # family ignored
-        tied = [seat for seat in tied if rank_of(drawn[seat]) == best]
-        if len(tied) == 1:
-            return tied[0]
-        if len(pile) < len(tied):
-            # The pile cannot give every tied player a new card: lowest seat deals.
-            return tied[0]
+    """Seat of the first dealer from the dealer-draw pile (BM-2).
+
+    One card to each (still tied) player, in seat order; the strongest rank
+    deals, family ignored; if the pile cannot give every tied player a new
+    card, the lowest tied seat deals.
+    """
+    rulings.check_cards(list(dealer_draw), "BM-2", "dealer_draw")
+    dealer = rulings.draw_for_dealer(dealer_draw, n_players, rank_of)
+    if dealer is None:
+        raise RuleViolation("BM-2", f"dealer_draw has {len(dealer_draw)} cards, fewer than the "
+                                    "players")
+    return dealer
 
 
 def _receivers(n_players: int, dealer: int) -> list[int]:
     """Seats in dealing order, from the dealer's left to the dealer."""
-    return [(dealer + 1 + i) % n_players for i in range(n_players)]
+    return rulings.seat_order(dealer + 1, n_players)
 
 
 def deal_hands(
@@ -296,11 +275,6 @@ def _read_bids(
     return -1, -1, 0
 
 
-def _cut(deck: Sequence[int], cut: int) -> list[int]:
-    """The deck after the cut: the top ``cut`` cards go to the bottom (BM-3)."""
-    return list(deck[cut:]) + list(deck[:cut])
-
-
 def _check_record_shape(record: DealRecord, config: BiancoManoConfig) -> None:
     """Raise on a malformed record: player count, dealer, deck, cut."""
     n = config.n_players
@@ -311,7 +285,7 @@ def _check_record_shape(record: DealRecord, config: BiancoManoConfig) -> None:
     if isinstance(record.dealer, bool) or record.dealer not in range(n):
         raise RuleViolation("BM-2", f"dealer seat {record.dealer!r} is not in 0..{n - 1}")
     deck = list(record.deck)
-    _check_cards(deck, "BM-1", "deck")
+    rulings.check_cards(deck, "BM-1", "deck")
     if len(deck) != N_CARDS:
         raise RuleViolation("BM-1", f"deck has {len(deck)} cards, not {N_CARDS}")
     if isinstance(record.cut, bool) or record.cut not in range(1, N_CARDS):
@@ -324,7 +298,7 @@ def deal_setup(record: DealRecord, config: BiancoManoConfig) -> DealSetup:
     n = config.n_players
     dealer = record.dealer
     ruling = _deal_ruling(n)
-    deck = _cut(record.deck, record.cut)  # BM-3
+    deck = rulings.cut(record.deck, record.cut)  # BM-3
     first_hands, turned = deal_hands(n, dealer, deck, record.first_packet)
     pos = n * FIRST_DISTRIBUTION[n] + 1  # first distribution + the turned card
     taker, dominant, bid_round = _read_bids(n, dealer, record.bids, family_of(turned))
@@ -359,7 +333,7 @@ def deal_setup(record: DealRecord, config: BiancoManoConfig) -> DealSetup:
     espion = tuple(record.espion)
     if len(espion) != ESPION_SIZE[n]:
         raise RuleViolation(ruling, f"espion of {len(espion)} cards; {ESPION_SIZE[n]} expected")
-    _check_cards(espion, ruling, "espion")
+    rulings.check_cards(espion, ruling, "espion")
     if list(espion) != sorted(espion):
         raise RuleViolation(ruling, f"espion {format_cards(espion)} is not stored ascending")
     for c in espion:

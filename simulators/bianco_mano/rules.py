@@ -32,6 +32,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from simulators.core import cards32
+
 N_FAMILIES = 4
 N_RANKS = 8
 N_CARDS = 32
@@ -67,19 +69,8 @@ SCORE_CHANGES = {FAILED: (-2, -1, 1), MADE: (2, 1, -1), CAPO: (2, 1, -2)}
 GATHER_OPTIONS = ("team_piles", "trick_order")
 
 
-def card(rank: int, family: int) -> int:
-    """Card index of a (rank, family) pair."""
-    return 4 * rank + family
-
-
-def rank_of(c: int) -> int:
-    """Rank (0 = Mamma, strongest) of a card."""
-    return c >> 2
-
-
-def family_of(c: int) -> int:
-    """Family (0..3) of a card."""
-    return c & 3
+# BM-1: rank 0 = Mamma (strongest) … 7 = Chauffeur; families 0..3 R B J V
+card, rank_of, family_of = cards32.card, cards32.rank_of, cards32.suit_of
 
 
 def card_points(c: int, dominant: int) -> int:
@@ -93,13 +84,13 @@ RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
 ALL_CARDS = (1 << N_CARDS) - 1
 
 _CARD_RE = re.compile(r"^([1-8])([RBJV])$")
+_RANK_DIGITS = "12345678"  # BM-1: 1 Mamma … 8 Chauffeur
 
 
-def format_card(c: int) -> str:
-    """Notation of one card, e.g. ``1R`` for the Mamma rouge."""
-    if not 0 <= int(c) < N_CARDS:
-        raise ValueError(f"card index must be in 0..31, got {c!r}")
-    return f"{rank_of(c) + 1}{FAMILY_CODES[family_of(c)]}"
+NOTATION = cards32.Notation(_RANK_DIGITS, FAMILY_CODES, RANK_NAMES, FAMILY_NAMES, joiner=" ")
+format_card = NOTATION.format_card  # Notation of one card, e.g. ``1R`` for the Mamma rouge.
+format_cards = NOTATION.format_cards  # Notation of a sequence of cards, space-separated.
+card_name = NOTATION.card_name  # Long French name, e.g. 'Mamma rouge'.
 
 
 def parse_card(text: str) -> int:
@@ -115,23 +106,7 @@ def parse_card(text: str) -> int:
 
 def parse_cards(text: str) -> list[int]:
     """Cards from space- or comma-separated notation, rejecting duplicates."""
-    cards = [parse_card(tok) for tok in re.split(r"[\s,]+", text.strip()) if tok]
-    seen: set[int] = set()
-    for c in cards:
-        if c in seen:
-            raise ValueError(f"card {format_card(c)} appears twice in {text!r}")
-        seen.add(c)
-    return cards
-
-
-def format_cards(cards) -> str:
-    """Notation of a sequence of cards, space-separated."""
-    return " ".join(format_card(c) for c in cards)
-
-
-def card_name(c: int) -> str:
-    """Long French name, e.g. 'Mamma rouge'."""
-    return f"{RANK_NAMES[rank_of(c)]} {FAMILY_NAMES[family_of(c)]}"
+    return cards32.parse_cards(text, parse_card, format_card)
 
 
 def parse_family(text: str) -> int:

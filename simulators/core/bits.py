@@ -85,3 +85,68 @@ def random_bit(mask: np.ndarray, noise: np.ndarray) -> np.ndarray:
     n = np.bitwise_count(np.asarray(mask, dtype=U32))
     k = (noise * n).astype(np.int32)  # noise < 1, so k < n (exact in float32 for n <= 32)
     return select_bit(mask, k)
+
+
+# ------------------------------------------------------------------ scalar helpers for kernels
+#
+# One 32-bit mask at a time, written in numba's subset for compiled kernels: a
+# kernel module imports them and compiles them inlined with its own kernels,
+#
+#     from simulators.core.bits import lowest_index32, popcount32
+#     jit_once(globals(), KERNEL_NAMES, inline=("popcount32", "lowest_index32", ...))
+#
+# so this module never imports numba. They also run as plain Python on ints
+# (the tests compare them with the array helpers above). Every step stays in
+# range: masks are widened to uint64 where a product or a shift could pass 32
+# bits, never left to wrap around.
+
+_M1, _M2, _M4 = np.uint64(0x55555555), np.uint64(0x33333333), np.uint64(0x0F0F0F0F)
+_LOW32 = np.uint64(0xFFFFFFFF)
+# de Bruijn tables: the index of a one-hot (or smeared) 32-bit word in one multiply; no
+# helper calls another (a compiled kernel could not see a plain-Python callee here)
+_DEBRUIJN_LOW_KEY, _DEBRUIJN_HIGH_KEY = np.uint64(0x077CB531), np.uint64(0x07C4ACDD)
+_DEBRUIJN_LOW = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27,
+                          13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int8)
+_DEBRUIJN_HIGH = np.array([0, 9, 1, 10, 13, 21, 2, 29, 11, 14, 16, 18, 22, 25, 3, 30, 8, 12,
+                           20, 28, 15, 17, 24, 7, 19, 27, 23, 6, 26, 5, 4, 31], dtype=np.int8)
+
+
+def popcount32(mask):
+    """Number of set bits of a 32-bit mask (int64); bits above 31 are ignored."""
+    m = np.uint64(mask) & _LOW32
+    m = m - ((m >> np.uint64(1)) & _M1)
+    m = (m & _M2) + ((m >> np.uint64(2)) & _M2)
+    m = (m + (m >> np.uint64(4))) & _M4
+    return np.int64(((m * np.uint64(0x01010101)) & _LOW32) >> np.uint64(24))
+
+
+def lowest_bit32(mask):
+    """The lowest set bit of a 32-bit mask as a uint32 mask (0 for an empty mask)."""
+    m = np.uint64(mask) & _LOW32
+    return np.uint32(m & ((m ^ _LOW32) + np.uint64(1)))
+
+
+def lowest_index32(mask):
+    """Index of the lowest set bit of a 32-bit mask (int64), -1 for an empty mask."""
+    m = np.uint64(mask) & _LOW32
+    if m == 0:
+        return np.int64(-1)
+    low = m & ((m ^ _LOW32) + np.uint64(1))  # the lowest bit alone
+    return np.int64(_DEBRUIJN_LOW[((low * _DEBRUIJN_LOW_KEY) & _LOW32) >> np.uint64(27)])
+
+
+def highest_index32(mask):
+    """Index of the highest set bit of a 32-bit mask (int64), -1 for an empty mask."""
+    m = np.uint64(mask) & _LOW32
+    if m == 0:
+        return np.int64(-1)
+    m |= m >> np.uint64(1)  # smear the highest bit down: m = 2**(index + 1) - 1
+    m |= m >> np.uint64(2)
+    m |= m >> np.uint64(4)
+    m |= m >> np.uint64(8)
+    m |= m >> np.uint64(16)
+    return np.int64(_DEBRUIJN_HIGH[((m * _DEBRUIJN_HIGH_KEY) & _LOW32) >> np.uint64(27)])
+
+
+SCALAR_HELPERS = ("popcount32", "lowest_bit32", "lowest_index32", "highest_index32")
+"""The scalar helpers, in the order a kernel module passes them to ``jit_once(inline=...)``."""

@@ -382,6 +382,24 @@ def get_game(name: str | Game) -> Game:
     return _load(name)
 
 
+def make_policy_attribute(module: str, game_module: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` serving ``make_policy`` as the game's :meth:`Game.make_policy`.
+
+    A game's ``policies.py`` cannot import its ``game.py`` (which imports the
+    registry from it), so it declares ``__getattr__ = make_policy_attribute(
+    __name__, "simulators.<game>.game")``: ``from simulators.<game>.policies
+    import make_policy`` then gives the one implementation, looked up on use.
+    """
+    def __getattr__(name: str) -> Any:
+        if name == "make_policy":
+            from importlib import import_module
+
+            return import_module(game_module).GAME.make_policy
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
 def policy_sequence(policies: Any) -> list:
     """One policy or a sequence of policies as a list (helper for hooks)."""
     if isinstance(policies, Sequence) and not isinstance(policies, str):

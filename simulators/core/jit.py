@@ -1,9 +1,13 @@
 """Compile a module's kernels with numba on first use, once per process.
 
-Modules that hold numba kernels keep them as plain Python functions, so
-importing a game does not import numba, and replace them by their compiled
-twins (``cache=True``: compiled once per install, then loaded from disk)
-the first time a kernel is needed. This is that replacement, shared.
+The project's one compile convention (``docs/adding_a_game.md``, checked by
+``tests/core/test_compile_convention.py``): **no module of ``simulators``
+imports numba when it is imported.** A compiled kernel is a plain Python
+function written in numba's subset; the module that holds it names its
+kernels and calls :func:`jit_once` the first time one is needed, which
+replaces each by its compiled twin (``cache=True``: compiled once per
+install, then loaded from disk). Importing a game, or ``get_game(name)``,
+therefore costs no numba import and no compilation.
 """
 
 from __future__ import annotations
@@ -15,12 +19,15 @@ _COMPILED: set[str] = set()
 _LOCK = threading.Lock()
 
 
-def jit_once(namespace: MutableMapping, names: Iterable[str]) -> None:
+def jit_once(namespace: MutableMapping, names: Iterable[str], inline: Iterable[str] = ()) -> None:
     """Replace ``namespace[name]`` for each of ``names`` by its numba ``njit`` twin, once.
 
     ``namespace`` is a module's ``globals()`` (or ``vars(module)``): the
     kernels call each other through these globals, so the compiled twins
-    find each other. Thread-safe; later calls return at once.
+    find each other. ``inline`` names small helpers compiled with
+    ``inline="always"`` (no call, no reference counting per use), e.g. the
+    scalar bit helpers of :mod:`simulators.core.bits` a kernel module imports.
+    Thread-safe; later calls return at once.
     """
     key = namespace["__name__"]
     if key in _COMPILED:
@@ -30,6 +37,8 @@ def jit_once(namespace: MutableMapping, names: Iterable[str]) -> None:
             return
         import numba
 
+        for name in inline:
+            namespace[name] = numba.njit(cache=True, nogil=True, inline="always")(namespace[name])
         for name in names:
             namespace[name] = numba.njit(cache=True, nogil=True)(namespace[name])
         _COMPILED.add(key)

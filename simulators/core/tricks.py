@@ -37,7 +37,8 @@ Dealing. :func:`shuffled_decks` draws uniform decks (the same draws and decks
 as :func:`simulators.core.rng.permutations`, compiled); :func:`cut_decks` cuts
 decks (top cards to the bottom); :func:`deal_packets` deals packets one per
 player in turn from a cut deck; :func:`prefix_masks` and :func:`range_mask`
-give the union of any run of deck positions in two lookups.
+give the union of any run of deck positions in two lookups;
+:func:`first_dealers` draws the first dealer of whole games (strongest rank deals).
 
 The trick loop. :func:`play_tricks` plays whole tricks over a batch of hands
 (by seat), asking ``before_card(view, record)`` before each card (a game's
@@ -61,9 +62,11 @@ partner known only to the game); the view tells each player whether an
 opponent holds the trick and his own label, and the game decides what a
 player *knows* (a hidden partner) in its ``choose`` adapter.
 
-Compiled functions are numba, cached on disk (``cache=True``); the first call
-in a fresh process loads them (:func:`warm_up` measures it: about a second;
-an empty cache compiles in about 10 s, once per install).
+Compiled functions are plain Python in numba's subset, jitted on first use
+(:func:`simulators.core.jit.jit_once`, cached on disk): importing this module
+does not import numba; the first call in a fresh process loads them
+(:func:`warm_up` measures it: about a second; an empty cache compiles in
+about 10 s, once per install).
 """
 
 from __future__ import annotations
@@ -74,11 +77,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from simulators.core import bits
 from simulators.core.dispatch import IllegalAction, reject
+from simulators.core.jit import jit_once
 
 U32 = np.uint32
 I8 = np.int8
@@ -197,12 +200,10 @@ FREE_PLAY = Obligations(follow=False, beat=Duty.NEVER, trump=Duty.NEVER, overtru
                         undertrump=False)  # no obligation at all
 
 
-@numba.njit(cache=True, inline="always")
 def _applies(duty, opponent_holds):
     return duty == 2 or (duty == 1 and opponent_holds)
 
 
-@numba.njit(cache=True, inline="always")
 def _legal_one(hand, led_mask, best, best_is_trump, trump_mask, opponent_holds,
                follow, beat, trump, overtrump, undertrump):
     """Legal cards of one follower (see Obligations); the whole hand for a leader."""
@@ -231,7 +232,6 @@ def _legal_one(hand, led_mask, best, best_is_trump, trump_mask, opponent_holds,
     return trumps if must_trump else hand
 
 
-@numba.njit(cache=True)
 def _legal_rows(hand, led_mask, best, best_is_trump, trump_mask, opponent_holds,
                 follow, beat, trump, overtrump, undertrump):
     out = np.empty(hand.shape[0], dtype=np.uint32)
@@ -278,6 +278,7 @@ def legal_mask(hand, trick: Trick, trump_mask, obligations: Obligations,
     """
     hand = np.atleast_1d(np.asarray(hand, dtype=U32))
     n = hand.shape[0]
+    _kernels()
     out = _legal_rows(np.ascontiguousarray(hand), _rows(trick.led_mask, n, U32),
                       _rows(trick.best_card, n, I8), _rows(trick.best_is_trump, n, np.bool_),
                       _rows(trump_mask, n, U32), _rows(opponent_holds, n, np.bool_),
@@ -330,10 +331,10 @@ def shuffled_decks(gen: np.random.Generator, rows: int, n_cards: int = N_CARDS) 
     The same draws and the same decks as :func:`simulators.core.rng.permutations`
     (Fisher-Yates over one block of uniforms), several times faster.
     """
+    _kernels()
     return _fisher_yates(gen.random((n_cards - 1, rows)), n_cards)
 
 
-@numba.njit(cache=True)
 def _fisher_yates(uniforms, n):
     rows = uniforms.shape[1]
     deck = np.empty((rows, n), dtype=np.int8)
@@ -354,11 +355,11 @@ def _fisher_yates(uniforms, n):
 
 def cut_decks(deck: np.ndarray, cut: np.ndarray) -> np.ndarray:
     """Decks (N, width, top first) after moving the top ``cut[i]`` cards to the bottom."""
+    _kernels()
     deck = np.ascontiguousarray(deck)
     return _cut(deck, np.ascontiguousarray(cut, dtype=np.int64))
 
 
-@numba.njit(cache=True)
 def _cut(deck, cut):
     rows, width = deck.shape
     out = np.empty_like(deck)
@@ -376,10 +377,10 @@ def prefix_masks(post: np.ndarray) -> np.ndarray:
     Cards are distinct, so the union of deck positions ``start..stop-1`` is
     ``prefix[:, stop] ^ prefix[:, start]`` (:func:`range_mask`).
     """
+    _kernels()
     return _prefix(np.ascontiguousarray(post))
 
 
-@numba.njit(cache=True)
 def _prefix(post):
     rows, width = post.shape
     prefix = np.empty((rows, width + 1), dtype=np.uint32)
@@ -412,6 +413,33 @@ def deal_packets(post: np.ndarray, n_players: int, packets, start: int = 0) -> n
             hands[:, j] |= range_mask(prefix, at, at + size)
             at += size
     return hands
+
+
+def first_dealers(draw: np.ndarray, n_players: int) -> np.ndarray:
+    """First dealer of each game from its draw deck, (games,) int8 (BM-2, MA-2).
+
+    One card to each seat from the top of ``draw`` (games, 32), seat 0 first;
+    the strongest rank deals (suit ignored); tied players draw again in seat
+    order; if the pile cannot serve every tied player, the lowest tied seat
+    deals.
+    """
+    games = len(draw)
+    ranks = (draw >> 2).astype(I8)
+    current = ranks[:, :n_players].copy()
+    tied = np.ones((games, n_players), dtype=bool)
+    next_card = np.full(games, n_players)
+    while True:
+        best = np.where(tied, current, 99).min(axis=1)
+        tied &= current == best[:, None]
+        count = tied.sum(axis=1)
+        redraw = (count > 1) & (next_card + count <= N_CARDS)
+        if not redraw.any():
+            break
+        index = np.minimum(next_card[:, None] + np.cumsum(tied, axis=1) - 1, N_CARDS - 1)
+        fresh = np.take_along_axis(ranks, index, 1)
+        current = np.where(tied & redraw[:, None], fresh, current)
+        next_card = np.where(redraw, next_card + count, next_card)
+    return np.argmax(tied, axis=1).astype(I8)
 
 
 def seat_at(leader, position, n_players: int, direction: int = CLOCKWISE):
@@ -467,7 +495,6 @@ class TrickRecord(NamedTuple):
     hands: np.ndarray
 
 
-@numba.njit(cache=True)
 def _first_illegal(cards, legal):
     for j in range(cards.shape[0]):
         c = cards[j]
@@ -485,7 +512,6 @@ STATE_LED, STATE_TABLE, STATE_PLAYED, STATE_INFO = 0, 1, 2, 3
 _NO_BEST = 255
 
 
-@numba.njit(cache=True)
 def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, trump_mask, state,
                plays, winners, won, tricks_won, duties, duty_row,
                v_seat, v_hand, v_legal, v_led, v_led_mask, v_best, v_best_seat, v_opponent,
@@ -585,7 +611,6 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
                                     duties[d, 4])
 
 
-@numba.njit(cache=True)
 def _lead_view(n, hands, state, v_seat, v_hand, v_legal):
     for i in range(hands.shape[0]):
         seat = np.int64(state[i, 3] >> np.uint32(24))
@@ -624,6 +649,7 @@ def play_tricks(hands, leader, n_tricks: int, trump_mask,
     units : (N,) row ids used in error messages (default ``arange(N)``).
     describe : ``describe(row_in_view, card, view) -> str`` for an illegal card.
     """
+    _kernels()
     hands = np.array(hands, dtype=U32, order="C")
     n_rows, n = hands.shape
     if direction not in (CLOCKWISE, COUNTER_CLOCKWISE):
@@ -728,6 +754,15 @@ def _reject_illegal(cards, view: CardView, units, describe) -> None:
 
 
 # ---------------------------------------------------------------- compilation
+
+_KERNELS = ("_legal_rows", "_fisher_yates", "_cut", "_prefix", "_first_illegal", "_play_card",
+            "_lead_view")
+_INLINED = ("_applies", "_legal_one")  # per-card helpers of _legal_rows and _play_card
+
+
+def _kernels() -> None:
+    """Jit this module's kernels once per process (numba, ``cache=True``; see core.jit)."""
+    jit_once(globals(), _KERNELS, inline=_INLINED)
 
 
 def warm_up() -> float:

@@ -29,12 +29,11 @@ from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
-from simulators.five_crowns.observations import DiscardObs, DrawObs, GoOutObs
+from simulators.five_crowns.observations import POLICY_METHODS, DiscardObs, DrawObs, GoOutObs
 
 I8 = np.int8
 KIND_OF_ID = np.array([R.kind_of(c) for c in range(R.N_CARDS)], dtype=I8)
 STREAM_SHUFFLE, STREAM_NOISE, STREAM_RESHUFFLE = 0, 2, 4
-POLICY_METHODS = ("draw", "discard", "go_out")
 
 
 class Dispatch(SeatDispatch):

@@ -13,9 +13,8 @@ from simulators.core.game import Conformance, Game, Tables, Unit
 from simulators.core.params import check_count
 from simulators.five_crowns import rules as R
 from simulators.five_crowns.metrics import ROUND_METRICS, SOLITAIRE_METRICS
+from simulators.five_crowns.observations import POLICY_METHODS
 from simulators.five_crowns.policies import POLICIES
-
-POLICY_METHODS = ("draw", "discard", "go_out")
 
 # ------------------------------------------------------------------ units
 
@@ -181,3 +180,4 @@ GAME = Game(
     units=(ROUNDS, GAMES, SOLITAIRE), conformance=CONFORMANCE,
     rules_doc="docs/rules/five_crowns.md",
 )
+make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -31,6 +31,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+POLICY_METHODS = ("draw", "discard", "go_out")
+"""The decision methods every policy has (the table above), in the order of a round."""
+
 
 class DrawObs(NamedTuple):
     """Start of a turn: stock or discard? ``hand_penalty`` is the exact minimum

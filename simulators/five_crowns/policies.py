@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulators.core.params import Policy, param, policy_from_registry
+from simulators.core.game import make_policy_attribute
+from simulators.core.params import Policy, param
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
 
@@ -160,7 +161,4 @@ class SolitaireHeuristic(Policy):
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy,
                                      "solitaire": SolitaireHeuristic}
 
-
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registry name with validated keyword parameters."""
-    return policy_from_registry(POLICIES, "Five Crowns", name, **params)
+__getattr__ = make_policy_attribute(__name__, "simulators.five_crowns.game")  # make_policy

@@ -22,6 +22,7 @@ from functools import lru_cache
 from itertools import product
 from numbers import Integral
 
+from simulators.core.rulings import RuleViolation
 from simulators.five_crowns.rules import (
     JOKER,
     MIN_MELD,
@@ -44,16 +45,6 @@ from simulators.five_crowns.rules import (
     suited,
     wild_rank,
 )
-
-
-class RuleViolation(Exception):
-    """Raised when a record breaks a ruling; ``str`` starts with the ruling id."""
-
-    def __init__(self, ruling: str, message: str):
-        super().__init__(f"{ruling}: {message}")
-        self.ruling = ruling
-        self.message = message
-
 
 # ---------------------------------------------------------------------------
 # The deck (FC-1)

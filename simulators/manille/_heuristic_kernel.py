@@ -8,16 +8,19 @@ at a time, with the same floating-point operations in the same order: the
 same observation in, the same decision out on every row
 (``tests/manille/test_manille_heuristic_kernel.py`` plays real batches both
 ways and compares every decision). Plain numpy policies need none of this.
+Plain Python in numba's subset, jitted by :func:`kernels` on first use:
+importing this module does not import numba.
 """
 
 from __future__ import annotations
 
 import time
 
-import numba
 import numpy as np
 
 from simulators.core import tricks
+from simulators.core.bits import highest_index32, lowest_index32, popcount32
+from simulators.core.jit import jit_once
 from simulators.manille import rules as R
 
 SUIT_MASK = tricks.SUIT_MASK  # index 4 (sans atout): no trump card
@@ -26,35 +29,6 @@ MANILLES = np.uint32(R.RANK_MASK[R.MANILLE])
 MANILLONS = np.uint32(R.RANK_MASK[R.MANILLON])
 
 
-@numba.njit(cache=True, inline="always")
-def _popcount(mask):
-    m = np.uint32(mask)
-    m = np.uint32(m - ((m >> np.uint32(1)) & np.uint32(0x55555555)))
-    m = np.uint32((m & np.uint32(0x33333333)) + ((m >> np.uint32(2)) & np.uint32(0x33333333)))
-    m = np.uint32((m + (m >> np.uint32(4))) & np.uint32(0x0F0F0F0F))
-    return np.int64(np.uint32(m * np.uint32(0x01010101)) >> np.uint32(24))
-
-
-@numba.njit(cache=True, inline="always")
-def _strongest_index(mask):
-    """Index of the lowest set bit (the strongest card) of a non-empty mask."""
-    m = np.uint32(mask)
-    return _popcount(np.uint32((m & np.uint32(~m + np.uint32(1))) - np.uint32(1)))
-
-
-@numba.njit(cache=True, inline="always")
-def _weakest_index(mask):
-    """Index of the highest set bit (the weakest card) of a non-empty mask."""
-    m = np.uint32(mask)
-    m |= m >> np.uint32(1)
-    m |= m >> np.uint32(2)
-    m |= m >> np.uint32(4)
-    m |= m >> np.uint32(8)
-    m |= m >> np.uint32(16)
-    return _popcount(m) - 1
-
-
-@numba.njit(cache=True, inline="always")
 def _masters(hand, unseen):
     """Cards of ``hand`` no unseen card of their suit beats (see policies.masters)."""
     smear = np.uint32(unseen | np.uint32(unseen << np.uint32(4)))
@@ -63,14 +37,13 @@ def _masters(hand, unseen):
     return hand & ~np.uint32(smear << np.uint32(4))
 
 
-@numba.njit(cache=True, inline="always")
 def _lead_one(hand, played, trump, trump_mask, taking, lead_trumps_min):
     """(pool, strongest) of a leader: policies.HeuristicPolicy._lead for one row."""
     unseen = ~(played | hand)
     trumps = hand & trump_mask
     top = _masters(hand, unseen)
     trumps_out = (unseen & trump_mask) != 0
-    if taking and _popcount(trumps) >= lead_trumps_min and trumps_out:
+    if taking and popcount32(trumps) >= lead_trumps_min and trumps_out:
         top_trumps = trumps & top
         if top_trumps != 0:
             return top_trumps, True
@@ -85,13 +58,12 @@ def _lead_one(hand, played, trump, trump_mask, taking, lead_trumps_min):
         if suit == trump:
             continue
         cards = hand & SUIT_MASK[suit]
-        length = _popcount(cards)
+        length = popcount32(cards)
         if length > best_len:
             long_side, best_len = cards, length
     return (long_side if long_side != 0 else hand), False
 
 
-@numba.njit(cache=True, inline="always")
 def _follow_one(hand, legal, played, trump_mask, winning_card, partner_holds, last,
                 charge_partner):
     """(pool, strongest) of a follower: policies.HeuristicPolicy._follow for one row."""
@@ -123,7 +95,6 @@ def _follow_one(hand, legal, played, trump_mask, winning_card, partner_holds, la
     return cheapest, False
 
 
-@numba.njit(cache=True)
 def heuristic_cards(position, hand, legal, played, trump, trump_mask, winning_card,
                     partner_holds, taking, lead_trumps_min, charge_partner, out):
     """HeuristicPolicy's card for each row: a pool of cards, then its strongest or weakest."""
@@ -136,10 +107,9 @@ def heuristic_cards(position, hand, legal, played, trump, trump_mask, winning_ca
             pool, strongest = _follow_one(hand[i], legal[i], played[i], trump_mask[i],
                                           winning_card[i], partner_holds[i], last,
                                           charge_partner)
-        out[i] = _strongest_index(pool) if strongest else _weakest_index(pool)
+        out[i] = lowest_index32(pool) if strongest else highest_index32(pool)
 
 
-@numba.njit(cache=True, inline="always")
 def _rank_pattern(hand, suit):
     """The 8-bit rank pattern (bit r = rank r held) of one suit (as policies._suit_ranks)."""
     spread = (hand >> np.uint32(suit)) & np.uint32(0x11111111)
@@ -148,34 +118,30 @@ def _rank_pattern(hand, suit):
     return np.int64((packed | (packed >> np.uint32(12))) & np.uint32(0xFF))
 
 
-@numba.njit(cache=True, inline="always")
 def _suit_score(h, suit, manilles, trump_table, side_manille_value):
     """A suit's choice score (HeuristicPolicy.choice_scores, column ``suit``)."""
     side = manilles - np.float64((h >> np.uint32(suit)) & np.uint32(1))
     return trump_table[_rank_pattern(h, suit)] + side_manille_value * side
 
 
-@numba.njit(cache=True, inline="always")
 def _sans_atout_score(h, manilles, sa_manille_value, sa_manillon_value, sans_atout_margin):
     """Sans atout's choice score (HeuristicPolicy.choice_scores, column 4)."""
-    guarded = _popcount(h & MANILLONS & np.uint32((h & MANILLES) << np.uint32(4)))
+    guarded = popcount32(h & MANILLONS & np.uint32((h & MANILLES) << np.uint32(4)))
     return (sa_manille_value * manilles + sa_manillon_value * np.float64(guarded)
             - sans_atout_margin)
 
 
-@numba.njit(cache=True, inline="always")
 def _choice_scores_one(hand, trump_table, side_manille_value, sa_manille_value,
                        sa_manillon_value, sans_atout_margin, out):
     """The five choice scores of one hand, with HeuristicPolicy.choice_scores' operations."""
     h = np.uint32(hand)
-    manilles = np.float64(_popcount(h & MANILLES))
+    manilles = np.float64(popcount32(h & MANILLES))
     for suit in range(4):
         out[suit] = _suit_score(h, suit, manilles, trump_table, side_manille_value)
     out[4] = _sans_atout_score(h, manilles, sa_manille_value, sa_manillon_value,
                                sans_atout_margin)
 
 
-@numba.njit(cache=True)
 def choice_scores(hand, trump_table, side_manille_value, sa_manille_value, sa_manillon_value,
                   sans_atout_margin):
     """(N, 5) choice scores: HeuristicPolicy.choice_scores, one row at a time."""
@@ -186,7 +152,6 @@ def choice_scores(hand, trump_table, side_manille_value, sa_manille_value, sa_ma
     return out
 
 
-@numba.njit(cache=True)
 def choose_rows(hand, legal, passed, pass_threshold, trump_table, side_manille_value,
                 sa_manille_value, sa_manillon_value, sans_atout_margin, out):
     """HeuristicPolicy.choose per row: the first best allowed score, or pass below the
@@ -202,14 +167,13 @@ def choose_rows(hand, legal, passed, pass_threshold, trump_table, side_manille_v
         out[i] = best if passed or best_score >= pass_threshold else R.PASS_TO_PARTNER
 
 
-@numba.njit(cache=True)
 def contre_rows(hand, trump, threshold, trump_table, side_manille_value, sa_manille_value,
                 sa_manillon_value, sans_atout_margin, out):
     """HeuristicPolicy.contre per row: the named trump's score (sans atout without its
     margin) at ``threshold`` or more."""
     for i in range(hand.shape[0]):
         h = np.uint32(hand[i])
-        manilles = np.float64(_popcount(h & MANILLES))
+        manilles = np.float64(popcount32(h & MANILLES))
         if trump[i] == R.SANS_ATOUT:
             score = _sans_atout_score(h, manilles, sa_manille_value, sa_manillon_value,
                                       sans_atout_margin) + sans_atout_margin
@@ -218,9 +182,23 @@ def contre_rows(hand, trump, threshold, trump_table, side_manille_value, sa_mani
         out[i] = score >= threshold
 
 
+KERNEL_NAMES = ("heuristic_cards", "choice_scores", "choose_rows", "contre_rows")
+INLINED = ("popcount32", "lowest_index32", "highest_index32", "_masters", "_lead_one",
+           "_follow_one", "_rank_pattern", "_suit_score", "_sans_atout_score", "_choice_scores_one")
+
+
+def kernels() -> None:
+    """Jit this module's passes once per process (numba, ``cache=True``; see core.jit).
+
+    Call it before the first use of a pass: until then they are plain Python.
+    """
+    jit_once(globals(), KERNEL_NAMES, inline=INLINED)
+
+
 def warm_up() -> float:
     """Compile (or load from the on-disk cache) the heuristic's passes; seconds taken."""
     start = time.perf_counter()
+    kernels()
     hand = np.array([0xFF, 0xFF00], dtype=np.uint32)
     small = np.zeros(2, dtype=np.int8)
     flag = np.zeros(2, dtype=np.bool_)

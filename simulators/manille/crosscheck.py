@@ -5,7 +5,7 @@ its record (deck order and decisions); the two must agree on every move and
 score. The default test suite runs this on tens of thousands of deals per
 policy; for a large run::
 
-    python -m simulators.manille.crosscheck --deals 1000000 --jobs 2
+    python -m simulators.core.conformance manille --unit deals --units 300000 --n-jobs 2
 """
 
 from __future__ import annotations
@@ -91,47 +91,6 @@ def check_games(batch: GameBatch) -> int:
             raise AssertionError(f"game {game_id}: engine (scores, winner, deals) {mine} != "
                                  f"referee {theirs}")
     return checked
-
-
-def _check_chunk(policy_name: str, options: dict, seed: int, first: int, count: int) -> int:
-    from simulators.manille.engine import simulate_deals
-    from simulators.manille.policies import make_policy
-    from simulators.manille.rules import ManilleConfig
-
-    batch = simulate_deals(ManilleConfig(**options), make_policy(policy_name), count, seed,
-                           first_deal=first)
-    return check_deals(batch)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Replay many engine deals per policy and option set; print the totals."""
-    import argparse
-    import time
-
-    from joblib import Parallel, delayed
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1_000_000, help="deals per policy")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--chunk", type=int, default=20_000)
-    args = parser.parse_args(argv)
-    if args.deals < 1 or args.chunk < 1 or args.jobs < 1:
-        parser.error("--deals, --chunk and --jobs must be positive")
-    variants = ({}, {"sans_atout_must_beat": True}, {"packets": (3, 2, 3)})
-    for policy in ("random", "heuristic"):
-        start = time.perf_counter()
-        tasks = [delayed(_check_chunk)(policy, variants[k % len(variants)], args.seed, first,
-                                       min(args.chunk, args.deals - first))
-                 for k, first in enumerate(range(0, args.deals, args.chunk))]
-        total = sum(Parallel(n_jobs=args.jobs)(tasks))
-        print(f"{policy}: {total} deals replayed by the referee, 0 illegal moves, 0 score "
-              f"mismatches ({time.perf_counter() - start:.0f} s)", flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 
 
 def check_invariants(a: DealArrays) -> None:

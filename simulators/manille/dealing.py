@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from simulators.core import rng
+from simulators.core import cards32, rng
 from simulators.core.params import check_count
 from simulators.manille import rules as R
 from simulators.manille.engine import (
@@ -53,14 +53,10 @@ class Situation:
 
     def __post_init__(self) -> None:
         try:
-            hand = R.parse_hand(self.hand) if isinstance(self.hand, str) else tuple(self.hand)
+            hand = cards32.read_hand(self.hand, R.HAND_SIZE, R.parse_hand)
         except ValueError as error:
-            raise DealConstraintError(str(error)) from None
-        if len(hand) != R.HAND_SIZE or len(set(hand)) != R.HAND_SIZE or not all(
-                isinstance(c, int | np.integer) and 0 <= c < R.N_CARDS for c in hand):
-            raise DealConstraintError(f"the dealer's hand must be 8 distinct cards, got "
-                                      f"{self.hand!r}")
-        object.__setattr__(self, "hand", tuple(sorted(int(c) for c in hand)))
+            raise DealConstraintError(f"the dealer's hand: {error}") from None
+        object.__setattr__(self, "hand", hand)
 
 
 def parse_decision(text: str) -> int:

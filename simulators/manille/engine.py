@@ -38,7 +38,7 @@ from simulators.core.dispatch import IllegalAction as IllegalAction  # re-export
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
 from simulators.manille import rules as R
-from simulators.manille.observations import ChoiceObs, ContreObs, PlayObs
+from simulators.manille.observations import POLICY_METHODS, ChoiceObs, ContreObs, PlayObs
 
 U32 = np.uint32
 I8 = np.int8
@@ -46,7 +46,6 @@ ONE = U32(1)
 ZERO = U32(0)
 
 STREAM_SHUFFLE, STREAM_CUT, STREAM_NOISE, STREAM_DEALER_DRAW = 0, 1, 2, 3
-POLICY_METHODS = ("choose", "contre", "play")
 # noise slots of a deal: dealer's choice, partner's choice, two contre and two
 # surcontre answers, then the 32 cards
 SLOT_CHOICE, SLOT_CONTRE, SLOT_PLAY = 0, 2, 6
@@ -310,32 +309,6 @@ def _noise(entropy, units, step):
     return np.ascontiguousarray(draws.T)
 
 
-def first_dealers(draw: np.ndarray) -> np.ndarray:
-    """First dealer of each game from its draw deck (MA-2).
-
-    One card to each seat from the top, seat 0 first; the strongest rank
-    deals (suit ignored); tied players draw again in seat order; if the pile
-    cannot serve every tied player, the lowest tied seat deals.
-    """
-    games = len(draw)
-    ranks = (draw >> 2).astype(I8)
-    current = ranks[:, :R.N_SEATS].copy()
-    tied = np.ones((games, R.N_SEATS), dtype=bool)
-    next_card = np.full(games, R.N_SEATS)
-    while True:
-        best = np.where(tied, current, 99).min(axis=1)
-        tied &= current == best[:, None]
-        count = tied.sum(axis=1)
-        redraw = (count > 1) & (next_card + count <= R.N_CARDS)
-        if not redraw.any():
-            break
-        index = np.minimum(next_card[:, None] + np.cumsum(tied, axis=1) - 1, R.N_CARDS - 1)
-        fresh = np.take_along_axis(ranks, index, 1)
-        current = np.where(tied & redraw[:, None], fresh, current)
-        next_card = np.where(redraw, next_card + count, next_card)
-    return np.argmax(tied, axis=1).astype(I8)
-
-
 # ---------------------------------------------------------------- public API
 
 
@@ -491,7 +464,7 @@ def simulate_games(config: R.ManilleConfig, policies, n_games: int, seed: int = 
     dispatch = Dispatch(policies)
     ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
     dealer_draw = rng.draw_per_unit(entropy, ids, STREAM_DEALER_DRAW, _shuffles)
-    first_dealer = first_dealers(dealer_draw)
+    first_dealer = tricks.first_dealers(dealer_draw, R.N_SEATS)  # MA-2
     dealer = first_dealer.copy()
     totals = np.zeros((n_games, 2), dtype=np.int32)
     active = np.arange(n_games)

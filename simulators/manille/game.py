@@ -14,10 +14,8 @@ import polars as pl
 from simulators.core.game import Conformance, Game, Odds, Tables, Unit
 from simulators.manille import rules as R
 from simulators.manille.metrics import DEAL_METRICS, odds_metrics
+from simulators.manille.observations import POLICY_METHODS
 from simulators.manille.policies import POLICIES
-
-POLICY_METHODS = ("choose", "contre", "play")
-
 
 # ------------------------------------------------------------------ units
 
@@ -181,3 +179,4 @@ GAME = Game(
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
     rules_doc="docs/rules/manille.md",
 )
+make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -27,6 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+POLICY_METHODS = ("choose", "contre", "play")
+"""The decision methods every policy has (the table above), in the order of a deal."""
+
 
 class ChoiceObs(NamedTuple):
     """The trump choice (MA-3).

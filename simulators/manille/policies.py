@@ -19,7 +19,8 @@ from typing import ClassVar
 import numpy as np
 
 from simulators.core import bits, tricks
-from simulators.core.params import Policy, param, policy_from_registry
+from simulators.core.game import make_policy_attribute
+from simulators.core.params import Policy, param
 from simulators.manille import _heuristic_kernel as compiled_heuristic
 from simulators.manille import rules as R
 
@@ -192,6 +193,7 @@ class HeuristicPolicy(Policy):
         """(N, 5) score of each trump choice for each hand: suits 0..3, then sans atout."""
         hand = np.asarray(hand, dtype=U32)
         if self.compiled:
+            compiled_heuristic.kernels()
             return compiled_heuristic.choice_scores(np.ascontiguousarray(np.atleast_1d(hand)),
                                                     *self._choice_values())
         manilles = bits.popcount(hand & MANILLES).astype(np.float64)
@@ -218,6 +220,7 @@ class HeuristicPolicy(Policy):
         """The best-scoring trump, or pass when the dealer's best is below ``pass_threshold``."""
         if self._compiled_choice():
             out = np.empty(len(obs.hand), dtype=I8)
+            compiled_heuristic.kernels()
             compiled_heuristic.choose_rows(np.ascontiguousarray(obs.hand, dtype=U32), obs.legal,
                                            bool(obs.passed), self.pass_threshold,
                                            *self._choice_values(), out)
@@ -236,6 +239,7 @@ class HeuristicPolicy(Policy):
         threshold = self.contre_threshold if obs.level == R.CONTRE else self.surcontre_threshold
         if self._compiled_choice():
             out = np.empty(len(obs.hand), dtype=bool)
+            compiled_heuristic.kernels()
             compiled_heuristic.contre_rows(np.ascontiguousarray(obs.hand, dtype=U32), obs.trump,
                                            threshold, *self._choice_values(), out)
             return out
@@ -250,6 +254,7 @@ class HeuristicPolicy(Policy):
         """Lead or follow by the rules of thumb in the class docstring."""
         if self._compiled_play():
             out = np.empty(len(obs.hand), dtype=I8)
+            compiled_heuristic.kernels()
             compiled_heuristic.heuristic_cards(
                 obs.position, obs.hand, obs.legal, obs.played, obs.trump, obs.trump_mask,
                 obs.winning_card, obs.partner_holds, obs.taking, max(self.lead_trumps_min, 1),
@@ -329,7 +334,4 @@ class HeuristicPolicy(Policy):
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
 
-
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registry name with validated keyword parameters."""
-    return policy_from_registry(POLICIES, "Manille", name, **params)
+__getattr__ = make_policy_attribute(__name__, "simulators.manille.game")  # make_policy

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from numbers import Integral
 
+from simulators.core import rulings
+from simulators.core.rulings import RuleViolation
 from simulators.manille.rules import (
     CONTRE,
     CONTRE_FACTOR,
@@ -42,19 +43,6 @@ from simulators.manille.rules import (
     suit_of,
 )
 from simulators.manille.rules import card_points as _one_card_points
-
-
-class RuleViolation(Exception):
-    """Raised when a recorded move breaks a ruling."""
-
-    def __init__(self, ruling: str, message: str):
-        super().__init__(f"{ruling}: {message}")
-        self.ruling = ruling
-        self.message = message
-
-    def __reduce__(self):
-        # picklable, so a violation found in a worker process reaches the parent intact
-        return type(self), (self.ruling, self.message)
 
 
 def team_of(seat: int) -> int:
@@ -176,41 +164,26 @@ def deal_score(points: Sequence[int], trump: int, contre_level: int) -> tuple[in
 
 def _is_card(c) -> bool:
     """Whether ``c`` is a card index 0..31 (numpy integers accepted)."""
-    return isinstance(c, Integral) and not isinstance(c, bool) and 0 <= c < N_CARDS
-
-
-def _check_cards(cards: Sequence[int], ruling: str, what: str) -> None:
-    """Raise unless ``cards`` are distinct valid card indices."""
-    for c in cards:
-        if not _is_card(c):
-            raise RuleViolation(ruling, f"{what} holds {c!r}, not a card index 0..31")
-    if len(set(cards)) != len(cards):
-        raise RuleViolation(ruling, f"{what} holds a card twice")
+    return rulings.is_index(c, N_CARDS)
 
 
 def first_dealer(dealer_draw: Sequence[int]) -> int:
-    """Seat of the first dealer: each draws a card, the strongest rank deals (MA-2)."""
-    _check_cards(list(dealer_draw), "MA-2", "dealer_draw")
-    pile = list(dealer_draw)
-    tied = list(range(N_SEATS))
-    if len(pile) < N_SEATS:
-        raise RuleViolation("MA-2", f"dealer_draw has {len(pile)} cards, fewer than the players")
-    while True:
-        drawn = {seat: pile.pop(0) for seat in tied}  # one card each, in seat order
-        best = min(rank_of(c) for c in drawn.values())  # the 10 is the strongest; suit ignored
-        tied = [seat for seat in tied if rank_of(drawn[seat]) == best]
-        if len(tied) == 1 or len(pile) < len(tied):
-            return tied[0]  # tied players draw again; an exhausted pile leaves the lowest seat
+    """Seat of the first dealer: each draws a card, the strongest rank deals (MA-2).
+
+    The 10 is the strongest, suit ignored; tied players draw again in seat
+    order; an exhausted pile leaves the lowest tied seat.
+    """
+    rulings.check_cards(list(dealer_draw), "MA-2", "dealer_draw")
+    dealer = rulings.draw_for_dealer(dealer_draw, N_SEATS, rank_of)
+    if dealer is None:
+        raise RuleViolation("MA-2", f"dealer_draw has {len(dealer_draw)} cards, fewer than the "
+                                    "players")
+    return dealer
 
 
 def receivers(dealer: int) -> list[int]:
     """Seats in dealing order: counter-clockwise from the dealer's right, the dealer last."""
-    return [(dealer - 1 - i) % N_SEATS for i in range(N_SEATS)]
-
-
-def cut_deck(deck: Sequence[int], cut: int) -> list[int]:
-    """The deck after the cut: the top ``cut`` cards go to the bottom (MA-2)."""
-    return list(deck[cut:]) + list(deck[:cut])
+    return rulings.seat_order(dealer - 1, N_SEATS, direction=-1)
 
 
 def deal_hands(dealer: int, deck_after_cut: Sequence[int],
@@ -320,7 +293,7 @@ def _check_shape(record: DealRecord) -> None:
     """Raise on a malformed dealer, deck or cut."""
     if isinstance(record.dealer, bool) or record.dealer not in range(N_SEATS):
         raise RuleViolation("MA-2", f"dealer seat {record.dealer!r} is not in 0..3")
-    _check_cards(list(record.deck), "MA-1", "deck")
+    rulings.check_cards(list(record.deck), "MA-1", "deck")
     if len(record.deck) != N_CARDS:
         raise RuleViolation("MA-1", f"deck has {len(record.deck)} cards, not {N_CARDS}")
     if isinstance(record.cut, bool) or record.cut not in range(1, N_CARDS):
@@ -361,7 +334,8 @@ def play_tricks(hands: Sequence[Iterable[int]], dealer: int, trump: int, plays: 
 def replay_deal(record: DealRecord, config: ManilleConfig) -> DealResult:
     """Replay one recorded deal, raising RuleViolation at the first broken ruling."""
     _check_shape(record)
-    hands = deal_hands(record.dealer, cut_deck(record.deck, record.cut), config.packets)
+    deck = rulings.cut(record.deck, record.cut)  # MA-2
+    hands = deal_hands(record.dealer, deck, config.packets)
     bidding = read_bidding(record, config)
     tricks, winners = play_tricks(hands, record.dealer, bidding.trump, list(record.plays),
                                   config.sans_atout_must_beat)

@@ -39,6 +39,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from simulators.core import cards32
 from simulators.core.tricks import Duty, Obligations
 
 N_SUITS = 4
@@ -89,19 +90,8 @@ MA5_SANS_ATOUT_MUST_BEAT_DUTIES = Obligations(follow=True, beat=Duty.OPPONENT_HO
                                               undertrump=False)
 
 
-def card(rank: int, suit: int) -> int:
-    """Card index of a (rank, suit) pair."""
-    return 4 * rank + suit
-
-
-def rank_of(c: int) -> int:
-    """Rank of a card (0 = Dix, the manille, strongest; 7 = Sept)."""
-    return c >> 2
-
-
-def suit_of(c: int) -> int:
-    """Suit of a card (0..3)."""
-    return c & 3
+# MA-1: rank 0 = Dix (the manille, strongest) … 7 = Sept; suits 0..3 P C K T
+card, rank_of, suit_of = cards32.card, cards32.rank_of, cards32.suit_of
 
 
 def card_points(c: int) -> int:
@@ -126,21 +116,10 @@ ALL_CARDS = (1 << N_CARDS) - 1
 _CARD_RE = re.compile(r"^(10|[ARDVKQJT987])([PCKT♠♥♦♣])$")
 
 
-def format_card(c: int) -> str:
-    """Notation of one card, e.g. ``10P`` for the manille de pique."""
-    if isinstance(c, bool) or not 0 <= int(c) < N_CARDS:
-        raise ValueError(f"card index must be in 0..31, got {c!r}")
-    return f"{RANK_CODES[rank_of(c)]}{SUIT_CODES[suit_of(c)]}"
-
-
-def format_cards(cards) -> str:
-    """Notation of a sequence of cards, space-separated."""
-    return " ".join(format_card(c) for c in cards)
-
-
-def card_name(c: int) -> str:
-    """Long French name, e.g. 'Dix de pique'."""
-    return f"{RANK_NAMES[rank_of(c)]} de {SUIT_NAMES[suit_of(c)]}"
+NOTATION = cards32.Notation(RANK_CODES, SUIT_CODES, RANK_NAMES, SUIT_NAMES, joiner=" de ")
+format_card = NOTATION.format_card  # Notation of one card, e.g. ``10P`` for the manille de pique.
+format_cards = NOTATION.format_cards  # Notation of a sequence of cards, space-separated.
+card_name = NOTATION.card_name  # Long French name, e.g. 'Dix de pique'.
 
 
 def parse_card(text: str) -> int:
@@ -160,13 +139,7 @@ def parse_card(text: str) -> int:
 
 def parse_cards(text: str) -> list[int]:
     """Cards from space- or comma-separated notation, in order, rejecting duplicates."""
-    cards = [parse_card(tok) for tok in re.split(r"[\s,]+", str(text).strip()) if tok]
-    seen: set[int] = set()
-    for c in cards:
-        if c in seen:
-            raise ValueError(f"card {format_card(c)} appears twice in {text!r}")
-        seen.add(c)
-    return cards
+    return cards32.parse_cards(text, parse_card, format_card)
 
 
 def parse_hand(text: str) -> tuple[int, ...]:

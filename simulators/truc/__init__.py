@@ -7,7 +7,8 @@ from simulators.truc.engine import (
     simulate_deals,
     simulate_matches,
 )
-from simulators.truc.policies import HeuristicPolicy, OrderedPolicy, RandomPolicy, make_policy
+from simulators.truc.game import make_policy
+from simulators.truc.policies import HeuristicPolicy, OrderedPolicy, RandomPolicy
 from simulators.truc.rules import TrucConfig, format_cards, parse_cards, parse_hand
 
 __all__ = [

@@ -11,9 +11,10 @@ promotes), so that both paths give identical results
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from simulators.core.bits import highest_index32, lowest_index32, popcount32
+from simulators.core.jit import jit_once
 from simulators.truc import rules as R
 from simulators.truc.policies import NOT_BEATING as _NB
 from simulators.truc.policies import WIN_SHARE as _WS
@@ -29,29 +30,6 @@ PLAYED, REFUSED, NULL = R.PLAYED, R.REFUSED, R.NULL
 HEURISTIC, ORDERED, RANDOM = 0, 1, 2
 
 
-def popcount(m):
-    m = m & 0xFFFFFFFF
-    m = m - ((m >> 1) & 0x55555555)
-    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
-    m = (m + (m >> 4)) & 0x0F0F0F0F
-    return ((m * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-def lowest_index(m):
-    if m == 0:
-        return -1
-    return popcount((m & -m) - 1)
-
-
-def highest_index(m):
-    if m == 0:
-        return -1
-    i = 31
-    while not (m >> i) & 1:
-        i -= 1
-    return i
-
-
 def select_bit(m, k):
     for i in range(32):
         if (m >> i) & 1:
@@ -64,7 +42,7 @@ def select_bit(m, k):
 def hold(card, unseen, n, inverse):
     if card < 0:
         return F0
-    q = np.float32(popcount(unseen & NOT_BEATING[card])) * inverse
+    q = np.float32(popcount32(unseen & NOT_BEATING[card])) * inverse
     p = q
     for _ in range(n - 1):
         p = p * q
@@ -72,7 +50,7 @@ def hold(card, unseen, n, inverse):
 
 
 def inverse_count(unseen):
-    return F1 / np.float32(max(popcount(unseen), 1))
+    return F1 / np.float32(max(popcount32(unseen), 1))
 
 
 def strongest3(hand):
@@ -80,15 +58,15 @@ def strongest3(hand):
     out0 = out1 = out2 = -1
     if rest:
         low = rest & -rest
-        out0 = popcount(low - 1)
+        out0 = popcount32(low - 1)
         rest ^= low
     if rest:
         low = rest & -rest
-        out1 = popcount(low - 1)
+        out1 = popcount32(low - 1)
         rest ^= low
     if rest:
         low = rest & -rest
-        out2 = popcount(low - 1)
+        out2 = popcount32(low - 1)
     return out0, out1, out2
 
 
@@ -189,10 +167,10 @@ def decide_answer(kind, params, noise, chance, opp_score, proposal, stake, targe
 
 def decide_play(kind, params, noise, hand, trick, position, table, r0):
     if kind == RANDOM:
-        n = popcount(hand)
+        n = popcount32(hand)
         return select_bit(hand, int(noise * np.float32(n)))
     if kind == ORDERED:
-        return lowest_index(hand) if params[0] else highest_index(hand)
+        return lowest_index32(hand) if params[0] else highest_index32(hand)
     c = strongest3(hand)
     c1, c2, c3 = c[0], c[1], c[2]
     weakest = c3 if c3 >= 0 else (c2 if c2 >= 0 else c1)
@@ -408,19 +386,15 @@ def _finish(i, how, who, pts, stake, tw, stake_out, outcome, winner, points, tri
 
 
 # scalar-only helpers: plain compiled calls
-_SCALAR = ("popcount", "lowest_index", "highest_index", "select_bit", "hold", "inverse_count",
-           "strongest3", "win_chance", "chance_of")
-# helpers taking arrays: inlined, so no call (and no reference counting) per deal
-_INLINED = ("_param_tuple", "decide_call", "decide_propose", "decide_answer", "decide_play",
-            "shuffle_steps", "hand_of", "_finish", "_play_deal")
+_SCALAR = ("select_bit", "hold", "inverse_count", "strongest3", "win_chance", "chance_of")
+# helpers taking arrays: inlined, so no call (and no reference counting) per deal; and the
+# scalar bit helpers of simulators.core.bits
+_INLINED = ("popcount32", "lowest_index32", "highest_index32", "_param_tuple", "decide_call",
+            "decide_propose", "decide_answer", "decide_play", "shuffle_steps", "hand_of",
+            "_finish", "_play_deal")
 
 
 def compiled():
-    """Jit every function of this module (helpers first) and return the kernel."""
-    g = globals()
-    for name in _SCALAR:
-        g[name] = numba.njit(cache=True)(g[name])
-    for name in _INLINED:
-        g[name] = numba.njit(cache=True, inline="always")(g[name])
-    g["play_kernel"] = numba.njit(cache=True)(g["play_kernel"])
-    return g["play_kernel"]
+    """Jit every function of this module once (see core.jit) and return the kernel."""
+    jit_once(globals(), _SCALAR + ("play_kernel",), inline=_INLINED)
+    return globals()["play_kernel"]

@@ -5,7 +5,7 @@ record (deck, scores and decisions); the two must agree on every move,
 stake and score. Tests run this on tens of thousands of deals; for a large
 run::
 
-    python -m simulators.truc.crosscheck --deals 1000000 --jobs 2
+    python -m simulators.core.conformance truc --unit deals --units 300000 --n-jobs 2
 """
 
 from __future__ import annotations
@@ -86,47 +86,3 @@ def check_matches(batch: MatchBatch) -> int:
         assert list(zip(mine_manches["score_0"], mine_manches["score_1"], strict=True)) == \
             result.manche_scores, f"match {match_id}: manche scores"
     return checked
-
-
-def _check_chunk(policy_name: str, config_kwargs: dict, scores, seed: int, first: int,
-                 count: int) -> int:
-    from simulators.truc.engine import simulate_deals
-    from simulators.truc.policies import make_policy
-    from simulators.truc.rules import TrucConfig
-
-    batch = simulate_deals(TrucConfig(**config_kwargs), make_policy(policy_name), count, seed,
-                           first_deal=first, scores=scores)
-    return check_deals(batch)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Replay many engine deals per policy (at several scores); print the totals."""
-    import argparse
-    import time
-
-    from joblib import Parallel, delayed
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1_000_000, help="deals per policy")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--chunk", type=int, default=25_000)
-    parser.add_argument("--policies", default="random,heuristic,ordered",
-                        help="comma-separated registry names")
-    args = parser.parse_args(argv)
-    score_cycle = [(0, 0), (10, 3), (3, 10), (11, 11), (9, 6)]  # banco-relevant scores too
-    for policy in args.policies.split(","):
-        start = time.perf_counter()
-        tasks = [
-            delayed(_check_chunk)(policy, {}, score_cycle[k % len(score_cycle)], args.seed,
-                                  first, min(args.chunk, args.deals - first))
-            for k, first in enumerate(range(0, args.deals, args.chunk))
-        ]
-        total = sum(Parallel(n_jobs=args.jobs)(tasks))
-        print(f"{policy}: {total} deals replayed by the referee, 0 mismatches "
-              f"({time.perf_counter() - start:.0f} s)")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

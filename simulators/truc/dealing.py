@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from simulators.core import rng
+from simulators.core import cards32, rng
 from simulators.core.params import check_count
 from simulators.truc import rules as R
 from simulators.truc.engine import STREAM_NOISE, Dispatch, play_batch
@@ -55,13 +55,10 @@ class Situation:
 
     def __post_init__(self) -> None:
         try:
-            hand = R.parse_hand(self.hand) if isinstance(self.hand, str) else tuple(self.hand)
+            hand = cards32.read_hand(self.hand, R.HAND_SIZE, R.parse_hand)
         except ValueError as error:
-            raise DealConstraintError(str(error)) from None
-        if len(hand) != R.HAND_SIZE or len(set(hand)) != R.HAND_SIZE or not all(
-                isinstance(c, int | np.integer) and 0 <= c < R.N_CARDS for c in hand):
-            raise DealConstraintError(f"a Truc hand is 3 distinct cards, got {self.hand!r}")
-        object.__setattr__(self, "hand", tuple(sorted(int(c) for c in hand)))
+            raise DealConstraintError(f"Truc hand: {error}") from None
+        object.__setattr__(self, "hand", hand)
         if self.role not in ROLES:
             raise DealConstraintError(f"role must be one of {', '.join(ROLES)}, "
                                       f"got {self.role!r}")

@@ -40,14 +40,13 @@ from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
 from simulators.truc import fast as fast_path
 from simulators.truc import rules as R
-from simulators.truc.observations import CallObs, PlayObs
+from simulators.truc.observations import POLICY_METHODS, CallObs, PlayObs
 
 U32 = np.uint32
 I8 = np.int8
 
 STREAM_SHUFFLE, STREAM_NOISE = 0, 2
 STREAM_NOISE_COUNTER = 12  # engine decisions (STREAM_NOISE: dealing.py, drawn by block)
-POLICY_METHODS = ("call", "propose", "answer", "play")
 USE_FAST = True  # shipped policies through the compiled kernel (identical results)
 NO_CARD = I8(-1)
 POURRI_WINNER = -1  # trick winner code of a pourri trick in the engine's arrays

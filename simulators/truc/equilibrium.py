@@ -145,7 +145,9 @@ class EquilibriumPolicy(Policy):
         return label
 
     def _choose_rows(self, solved, obs, method, rows, noise):
-        from simulators.truc.solver.lookup import _decide
+        from simulators.truc.solver import lookup
+
+        lookup.kernels()
 
         deal = solved.deal
         tree = deal.tree
@@ -189,7 +191,7 @@ class EquilibriumPolicy(Policy):
             allowed[:, PLAY:] = _rank_counts(take(obs.hand)) > 0
         if method == M_ANSWER:
             allowed[:, COUNTER] = take(obs.counter) > 0
-        return _decide(np.full(len(rows), method, np.int64), np.full(len(rows), s, np.int64),
+        return lookup._decide(np.full(len(rows), method, np.int64), np.full(len(rows), s, np.int64),
                        ranks, players, raised, countered, hand_type, noise.astype(np.float64),
                        allowed, deal.kind, tree.child_start, tree.n_children, tree.action,
                        tree.player, tree.entry_start, tree.entry_count, tree.entry_type,

@@ -14,10 +14,8 @@ import polars as pl
 from simulators.core.game import Conformance, Game, Odds, Tables, Unit
 from simulators.truc import rules as R
 from simulators.truc.metrics import DEAL_METRICS, ODDS_METRICS
+from simulators.truc.observations import POLICY_METHODS
 from simulators.truc.policies import POLICIES
-
-POLICY_METHODS = ("call", "propose", "answer", "play")
-
 
 # ------------------------------------------------------------------ units
 
@@ -186,3 +184,4 @@ GAME = Game(
     units=(DEALS, MATCHES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
     rules_doc="docs/rules/truc.md",
 )
+make_policy = GAME.make_policy  # a registered policy by name, parameters validated

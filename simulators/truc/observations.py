@@ -76,6 +76,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+POLICY_METHODS = ("call", "propose", "answer", "play")
+"""The decision methods every policy has (the table above), in the order of a deal."""
+
 
 class CallObs(NamedTuple):
     """One card-call turn (TR-2): play the hand held, or ask for new cards.

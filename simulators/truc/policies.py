@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulators.core import bits
-from simulators.core.params import Policy, param, policy_from_registry
+from simulators.core.game import make_policy_attribute
+from simulators.core.params import Policy, param
 from simulators.truc import rules as R
 
 U32 = np.uint32
@@ -322,11 +323,8 @@ POLICIES: dict[str, type[Policy]] = {
     "random": RandomPolicy, "heuristic": HeuristicPolicy, "ordered": OrderedPolicy,
 }
 
-
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registry name with validated keyword parameters."""
-    return policy_from_registry(POLICIES, "Truc", name, **params)
-
 from simulators.truc.equilibrium import EquilibriumPolicy  # noqa: E402  (solver's policy)
 
 POLICIES["equilibrium"] = EquilibriumPolicy
+
+__getattr__ = make_policy_attribute(__name__, "simulators.truc.game")  # make_policy

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from simulators.core.rulings import RuleViolation
 from simulators.truc.rules import (
     ABANDONED,
     ACCEPT,
@@ -38,16 +39,6 @@ from simulators.truc.rules import (
     format_cards,
     rank_of,
 )
-
-
-class RuleViolation(Exception):
-    """Raised when a recorded move breaks a ruling."""
-
-    def __init__(self, ruling: str, message: str):
-        super().__init__(f"{ruling}: {message}")
-        self.ruling = ruling
-        self.message = message
-
 
 # ---------------------------------------------------------------------------
 # Tricks and deal resolution (TR-1, TR-3)

@@ -36,6 +36,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from simulators.core import cards32
+
 N_SUITS = 4
 N_RANKS = 8
 N_CARDS = 32
@@ -75,19 +77,8 @@ DECISIONS_PER_CARD = 4
 N_DECISIONS = CALL_SLOTS + DECISIONS_PER_CARD * N_SLOTS
 
 
-def card(rank: int, suit: int) -> int:
-    """Card index of a (rank, suit) pair."""
-    return 4 * rank + suit
-
-
-def rank_of(c: int) -> int:
-    """Rank of a card (0 = Sept, strongest; 7 = Neuf)."""
-    return c >> 2
-
-
-def suit_of(c: int) -> int:
-    """Suit of a card (0..3; dealing only)."""
-    return c & 3
+# TR-1: rank 0 = Sept (strongest) … 7 = Neuf; the suit (0..3) only deals
+card, rank_of, suit_of = cards32.card, cards32.rank_of, cards32.suit_of
 
 
 RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
@@ -96,21 +87,10 @@ ALL_CARDS = (1 << N_CARDS) - 1
 _CARD_RE = re.compile(r"^(10|[78ARDVKQJT9])([PCKT♠♥♦♣])?$")
 
 
-def format_card(c: int) -> str:
-    """Notation of one card, e.g. ``7P`` for the sept de pique."""
-    if not 0 <= int(c) < N_CARDS:
-        raise ValueError(f"card index must be in 0..31, got {c!r}")
-    return f"{RANK_CODES[rank_of(c)]}{SUIT_CODES[suit_of(c)]}"
-
-
-def format_cards(cards) -> str:
-    """Notation of a sequence of cards, space-separated."""
-    return " ".join(format_card(c) for c in cards)
-
-
-def card_name(c: int) -> str:
-    """Long French name, e.g. 'Sept de pique'."""
-    return f"{RANK_NAMES[rank_of(c)]} de {SUIT_NAMES[suit_of(c)]}"
+NOTATION = cards32.Notation(RANK_CODES, SUIT_CODES, RANK_NAMES, SUIT_NAMES, joiner=" de ")
+format_card = NOTATION.format_card  # Notation of one card, e.g. ``7P`` for the sept de pique.
+format_cards = NOTATION.format_cards  # Notation of a sequence of cards, space-separated.
+card_name = NOTATION.card_name  # Long French name, e.g. 'Sept de pique'.
 
 
 def _parse_token(text: str) -> tuple[int, int | None]:
@@ -138,13 +118,7 @@ def parse_card(text: str) -> int:
 
 def parse_cards(text: str) -> list[int]:
     """Cards from space- or comma-separated notation, rejecting duplicates."""
-    cards = [parse_card(tok) for tok in re.split(r"[\s,]+", str(text).strip()) if tok]
-    seen: set[int] = set()
-    for c in cards:
-        if c in seen:
-            raise ValueError(f"card {format_card(c)} appears twice in {text!r}")
-        seen.add(c)
-    return cards
+    return cards32.parse_cards(text, parse_card, format_card)
 
 
 def parse_hand(text: str, size: int = HAND_SIZE) -> list[int]:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulators.core.jit import jit_once
+
 GAMMA = 0x9E3779B97F4A7C15
-_fill = None
 
 
 def stream_key(entropy: int, stream: int, step: int) -> np.uint64:
@@ -50,11 +51,8 @@ def _fill_uniforms(out, key, units):
 def uniforms(entropy: int, units: np.ndarray, stream: int, width: int, step: int = 0
              ) -> np.ndarray:
     """(N, width) float32 uniforms in [0, 1), row i for unit ``units[i]``."""
-    global _fill
-    if _fill is None:
-        import numba
-
-        _fill = numba.njit(cache=True)(_fill_uniforms)
+    jit_once(globals(), ("_fill_uniforms",))  # compiled on first use (see core.jit)
     out = np.empty((len(units), width), dtype=np.float32)
-    _fill(out, stream_key(entropy, stream, step), np.ascontiguousarray(units, dtype=np.int64))
+    _fill_uniforms(out, stream_key(entropy, stream, step),
+                   np.ascontiguousarray(units, dtype=np.int64))
     return out

@@ -24,10 +24,9 @@ NOT_RUN_HERE = {
     "python -m pytest": "the test suite itself",
     "python bench/harness.py": "a benchmark that rewrites docs/performance.md; its --quick "
                                "smoke test runs in the suite",
-    "python -m simulators.bianco_mano.crosscheck": "10^6 deals: run by the slow test below",
-    "python -m simulators.manille.crosscheck": "10^6 deals: the slow test of tests/manille",
-    "python -m simulators.truc.crosscheck": "10^6 deals: the slow test of tests/truc",
-    "python -m simulators.bango.crosscheck": "10^5 games: the slow test of tests/bango",
+    "python -m simulators.core.conformance": "large replays: the Bianco Mano line runs in the "
+                                             "slow test below, the command's own tests in "
+                                             "tests/core/test_conformance_cli.py",
     "python -m simulators.truc.solver": "solves deals (minutes): the slow tests of "
                                         "tests/truc/test_solver.py",
     "python bench/": "benchmarks: they print figures; bench/harness.py --quick runs in the suite",
@@ -90,6 +89,6 @@ def test_readme_command(command, tmp_path):
 @pytest.mark.slow
 def test_readme_crosscheck_command(tmp_path):
     for line in shell_lines():
-        if line.startswith("python -m simulators.bianco_mano.crosscheck"):
+        if line.startswith("python -m simulators.core.conformance bianco-mano"):
             done = run_here(line, tmp_path)
             assert done.returncode == 0, done.stderr[-3000:]

@@ -16,7 +16,8 @@ from scipy import stats
 from simulators.bango import crosscheck, observations
 from simulators.bango import rules as R
 from simulators.bango.engine import IllegalAction, simulate_games
-from simulators.bango.policies import HeuristicPolicy, RandomPolicy, make_policy
+from simulators.bango.game import make_policy
+from simulators.bango.policies import HeuristicPolicy, RandomPolicy
 
 GAMES_PER_COUNT = 5_000  # replayed by the referee in the default suite, per player count
 

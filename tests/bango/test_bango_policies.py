@@ -11,6 +11,7 @@ import pytest
 from simulators.bango import crosscheck, stopping
 from simulators.bango import rules as R
 from simulators.bango.engine import simulate_games
+from simulators.bango.game import make_policy
 from simulators.bango.observations import CENTRE_SIZE, BangoObs, explosion_probability
 from simulators.bango.policies import (
     POLICIES,
@@ -18,7 +19,6 @@ from simulators.bango.policies import (
     OptimalStoppingPolicy,
     fit_values,
     greedy_arrangement,
-    make_policy,
 )
 
 

@@ -24,8 +24,9 @@ from simulators.bianco_mano import (
 )
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.crosscheck import check_deals
-from simulators.bianco_mano.engine import FAMILY_MASK, first_dealers
+from simulators.bianco_mano.engine import FAMILY_MASK
 from simulators.core import bits
+from simulators.core.tricks import first_dealers
 
 CROSSCHECK_DEALS = 20_000
 
@@ -47,12 +48,12 @@ def test_engine_deals_replayed_by_referee(n_players, bm_policy):
 @pytest.mark.parametrize("n_players", [3, 4, 5])
 def test_engine_million_deals_replayed_by_referee(n_players):
     """The large run: 10^6 deals per player count, both policies, bonus on half the chunks."""
-    from simulators.bianco_mano.crosscheck import _check_chunk
-
     total = 0
     for k, first in enumerate(range(0, 1_000_000, 50_000)):
+        config = BiancoManoConfig(n_players=n_players, bianco_mano=k % 2 == 1)
         for name in ("random", "heuristic"):
-            total += _check_chunk(n_players, name, k % 2 == 1, 7, first, 25_000)
+            batch = simulate_deals(config, make_policy(name), 25_000, 7, first_deal=first)
+            total += check_deals(batch)
     assert total == 1_000_000
 
 

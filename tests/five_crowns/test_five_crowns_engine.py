@@ -12,16 +12,23 @@ import polars as pl
 import pytest
 
 from simulators.five_crowns import rules as R
-from simulators.five_crowns.crosscheck import _check_chunk, check_rounds, check_solitaire
+from simulators.five_crowns.crosscheck import check_rounds, check_solitaire
 from simulators.five_crowns.engine import IllegalAction, simulate_games, simulate_rounds
+from simulators.five_crowns.game import make_policy
 from simulators.five_crowns.policies import (
     HeuristicPolicy,
     SolitaireHeuristic,
-    make_policy,
 )
 from simulators.five_crowns.rules import FiveCrownsConfig
 from simulators.five_crowns.solitaire import simulate_solitaire
 
+
+def _check_chunk(n_players: int, policy: str, round_no: int, seed: int, first: int,
+                 count: int) -> int:
+    """Rounds ``first ..`` of one round number replayed by the referee (FC-2..FC-6)."""
+    config = FiveCrownsConfig(n_players=n_players, round_no=round_no, max_turns=60)
+    return check_rounds(simulate_rounds(config, make_policy(policy), count, seed,
+                                        first_round_id=first))
 
 @pytest.mark.parametrize("n_players", range(2, 8))
 def test_engine_rounds_replayed_by_referee(n_players):

@@ -17,7 +17,8 @@ from simulators.manille import referee
 from simulators.manille import rules as R
 from simulators.manille.crosscheck import check_deals, check_games, check_invariants
 from simulators.manille.engine import simulate_deals, simulate_games
-from simulators.manille.policies import HeuristicPolicy, RandomPolicy, make_policy
+from simulators.manille.game import make_policy
+from simulators.manille.policies import HeuristicPolicy, RandomPolicy
 from simulators.manille.rules import ManilleConfig
 
 CONFIGS = (ManilleConfig(), ManilleConfig(sans_atout_must_beat=True, packets=(3, 2, 3)))
@@ -159,7 +160,7 @@ def test_partner_may_not_pass_back():
     (lambda: HeuristicPolicy(pass_threshold=-1.0), "HeuristicPolicy.pass_threshold"),
     (lambda: RandomPolicy(contre_probability=2), "RandomPolicy.contre_probability"),
     (lambda: make_policy("heuristic", thresold=1), "no parameter 'thresold'"),
-    (lambda: make_policy("clever"), "unknown Manille policy"),
+    (lambda: make_policy("clever"), "unknown Manille coincée policy"),
 ])
 def test_bad_input_refused(call, words):
     with pytest.raises(ValueError, match=words):
@@ -174,9 +175,9 @@ def test_mixed_policies_per_seat():
 
 @pytest.mark.slow
 def test_referee_replays_a_million_deals_per_policy():
-    from simulators.manille.crosscheck import main
+    from simulators.core.conformance import main
 
-    assert main(["--deals", "1000000", "--jobs", "2"]) == 0
+    assert main(["manille", "--unit", "deals", "--units", "350000", "--n-jobs", "2"]) == 0
 
 
 def test_ma6_a_played_34_34_deal_scores_nothing_even_contred():

@@ -13,10 +13,10 @@ import dataclasses
 
 import pytest
 
+from simulators.core.rulings import cut
 from simulators.manille.referee import (
     RuleViolation,
     card_points,
-    cut_deck,
     deal_hands,
     deal_score,
     first_dealer,
@@ -73,7 +73,7 @@ def TR(*pairs: tuple[int, str]) -> list[tuple[int, int]]:
 
 def auto_plays(record: DealRecord, config: ManilleConfig = CONFIG) -> DealRecord:
     """The record completed with 'first legal card' plays (structural tests only)."""
-    hands = [set(h) for h in deal_hands(record.dealer, cut_deck(record.deck, record.cut),
+    hands = [set(h) for h in deal_hands(record.dealer, cut(record.deck, record.cut),
                                         config.packets)]
     trump = read_bidding(record, config).trump
     leader, plays = (record.dealer - 1) % 4, []
@@ -142,8 +142,8 @@ def test_ma2_deal_counter_clockwise_in_packets():
 
 
 def test_ma2_cut_moves_top_cards_to_bottom():
-    assert cut_deck(list(range(32)), 5)[:3] == [5, 6, 7]
-    assert cut_deck(list(range(32)), 5)[-5:] == [0, 1, 2, 3, 4]
+    assert cut(list(range(32)), 5)[:3] == [5, 6, 7]
+    assert cut(list(range(32)), 5)[-5:] == [0, 1, 2, 3, 4]
 
 
 def test_ma2_first_dealer_strongest_draw_and_ties():
@@ -309,7 +309,7 @@ def test_ma5_illegal_play_named_with_ruling():
                                    contre=(False, False)))
     # seat 3 leads the first trick; seat 2 answers. Deck after the cut is 4..31,0..3:
     # seat 2 holds 8 9 10 11 24 25 26 27 (DP DC DK DT 7P 7C 7K 7T).
-    hands = deal_hands(0, cut_deck(record.deck, 4))
+    hands = deal_hands(0, cut(record.deck, 4))
     assert sorted(hands[2]) == [8, 9, 10, 11, 24, 25, 26, 27]
     lead = record.plays[0]
     plays = list(record.plays)

@@ -220,7 +220,8 @@ def test_equilibrium_policy_deals_are_legal_and_replayed_by_the_referee(solver_c
     from simulators.truc import rules as R
     from simulators.truc.crosscheck import check_deals
     from simulators.truc.engine import simulate_deals
-    from simulators.truc.policies import HeuristicPolicy, make_policy
+    from simulators.truc.game import make_policy
+    from simulators.truc.policies import HeuristicPolicy
 
     policy = make_policy("equilibrium", solved_scores=11)
     for scores in ((0, 0), (10, 3), (9, 11)):  # proposals mapped by order, bancos, counters

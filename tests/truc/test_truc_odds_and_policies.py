@@ -14,13 +14,13 @@ from simulators.truc.dealing import (
     play_choices,
     situation_decks,
 )
+from simulators.truc.game import make_policy
 from simulators.truc.policies import (
     WIN_SHARE,
     HeuristicPolicy,
     OrderedPolicy,
     RandomPolicy,
     hold_probability,
-    make_policy,
 )
 from simulators.truc.referee import resolve_deal
 

@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=float, default=0.005)
     parser.add_argument("--noise-levels", type=int, default=20)
     args = parser.parse_args(argv)
-    from simulators.truc.policies import POLICIES, make_policy
+    from simulators.truc.game import make_policy
+    from simulators.truc.policies import POLICIES
 
     policies = []
     for text in args.policies:

@@ -19,15 +19,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
+from simulators.core.jit import jit_once
 from simulators.truc.solver.tree import CHANCE, PublicTree
 
-_jit = numba.njit(cache=True, nogil=True)
+KERNEL_NAMES = ("_legal_counts", "_down", "_terminal_value", "_values", "_normalize")
 
 
-@_jit
+def kernels() -> None:
+    """Jit this module's passes once per process (numba, ``cache=True``; see core.jit)."""
+    jit_once(globals(), KERNEL_NAMES)
+
+
 def _legal_counts(player, parent, entry_start, entry_count, entry_parent, n_entries):
     """Number of legal actions of each entry at its node (0 where the node is not its decision)."""
     legal = np.zeros(n_entries, dtype=np.int8)
@@ -41,7 +45,6 @@ def _legal_counts(player, parent, entry_start, entry_count, entry_parent, n_entr
     return legal
 
 
-@_jit
 def _down(p, weight_t, player, child_start, n_children, entry_start, entry_count, entry_parent,
           regret, sigma, reach, avg, scratch):
     """Top-down sweep: current strategy (regret matching+), reach, and p's strategy sums.
@@ -101,7 +104,6 @@ def _down(p, weight_t, player, child_start, n_children, entry_start, entry_count
                 reach[so + k] = reach[so_parent + k]
 
 
-@_jit
 def _terminal_value(n, p, payoff, showdown, context, entry_start, entry_count, entry_type,
                     entry_sign, weight, sign, reach, value):
     """Counterfactual values of player p's entries at terminal n."""
@@ -129,7 +131,6 @@ def _terminal_value(n, p, payoff, showdown, context, entry_start, entry_count, e
         value[sp + i] = u * entry_sign[sp + i] * acc
 
 
-@_jit
 def _values(p, mode, player, child_start, n_children, payoff, showdown, context, entry_start,
             entry_count, entry_type, entry_parent, entry_sign, weight, sign, reach, sigma, value,
             regret):
@@ -180,7 +181,6 @@ def _values(p, mode, player, child_start, n_children, payoff, showdown, context,
                     regret[e] = r if r > 0.0 else 0.0
 
 
-@_jit
 def _normalize(player, parent, entry_start, entry_count, entry_parent, avg, legal, denom, out):
     """Average strategy from strategy sums (uniform where a sum is zero)."""
     denom[:] = 0.0
@@ -224,6 +224,7 @@ def _scratch(tree: PublicTree) -> np.ndarray:
 
 def legal_counts(tree: PublicTree) -> np.ndarray:
     """Number of legal actions of each entry at its node."""
+    kernels()
     return _legal_counts(*_args(tree), tree.n_entries)
 
 
@@ -238,6 +239,7 @@ def evaluate(tree: PublicTree, strategy: np.ndarray, player: int, best_response:
     reach = np.empty(tree.n_entries)
     value = np.empty(tree.n_entries)
     none = np.empty(0)
+    kernels()
     _down(-1, 0.0, *_down_args(tree), none, strategy, reach, none, _scratch(tree))
     _values(player, 1 if best_response else 0, *_value_args(tree), reach, strategy, value, none)
     s, k = tree.entry_start[0, player], tree.entry_count[0, player]
@@ -288,6 +290,7 @@ class CFRPlus:
     def step(self, n: int = 1) -> None:
         """Run ``n`` CFR+ iterations (each updates player 0, then player 1)."""
         t = self.tree
+        kernels()
         for _ in range(n):
             self.iterations += 1
             for p in (0, 1):
@@ -298,6 +301,7 @@ class CFRPlus:
     def average_strategy(self) -> np.ndarray:
         """The linearly weighted average strategy (the CFR+ output)."""
         out = np.empty(self.tree.n_entries)
+        kernels()
         _normalize(*_args(self.tree), self.avg, self.legal, np.empty(self.tree.n_entries), out)
         return out
 

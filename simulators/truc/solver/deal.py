@@ -34,9 +34,9 @@ import itertools
 from dataclasses import dataclass
 from math import comb
 
-import numba
 import numpy as np
 
+from simulators.core.jit import jit_once
 from simulators.truc.solver.tree import TERMINAL, PublicTree
 
 # Action labels (PublicTree.action)
@@ -204,6 +204,7 @@ def build_deal_tree(spec: DealSpec = DealSpec(), use_cache: bool = False) -> Dea
     for played, m in ids.items():
         for r in played:
             ms_counts[m, r] += 1
+    jit_once(globals(), ("_entries",))  # compiled on first use (see core.jit)
     entry_type, entry_parent, entry_sign = _entries(
         parent, ms, entry_start, entry_count, lists, position, int(flat.sum()),
         cols["final_actor"].astype(np.int8), cols["final_table"].astype(np.int8),
@@ -226,7 +227,6 @@ def build_deal_tree(spec: DealSpec = DealSpec(), use_cache: bool = False) -> Dea
                     type_counts=counts)
 
 
-@numba.njit(cache=True)
 def _entries(parent, ms, entry_start, entry_count, lists, position, n_entries, final_actor,
              final_table, fallback, type_counts, ms_counts):
     """Entry types (each node's consistent hands), parent entries and last-card signs."""

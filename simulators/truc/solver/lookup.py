@@ -1,16 +1,16 @@
 """Compiled lookups of the equilibrium policy: walk a solved deal tree from an observation.
 
-Kept apart from ``simulators/truc/equilibrium.py`` so that importing the
-policy registry does not import numba.
+Plain Python in numba's subset, jitted by :func:`kernels` on first use (see
+``simulators/core/jit.py``): importing this module does not import numba.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from simulators.core.jit import jit_once
 
-@numba.njit(cache=True)
+
 def _entry(entry_start, entry_count, entry_type, node, p, t):
     """Entry of hand t for player p at node (-1 if the hand cannot be there)."""
     s, k = entry_start[node, p], entry_count[node, p]
@@ -24,7 +24,6 @@ def _entry(entry_start, entry_count, entry_type, node, p, t):
     return s + lo if lo < k and entry_type[s + lo] == t else -1
 
 
-@numba.njit(cache=True)
 def _child(child_start, n_children, action, node, label):
     for c in range(child_start[node], child_start[node] + n_children[node]):
         if action[c] == label:
@@ -32,7 +31,6 @@ def _child(child_start, n_children, action, node, label):
     return -1
 
 
-@numba.njit(cache=True)
 def _sample(node, t, u, allowed, child_start, n_children, action, player, entry_start,
             entry_count, entry_type, strategy):
     """An action label at ``node`` for hand t, from the strategy and a uniform u."""
@@ -58,7 +56,6 @@ def _sample(node, t, u, allowed, child_start, n_children, action, player, entry_
     return last
 
 
-@numba.njit(cache=True)
 def _decide(method, n_played, ranks, players, raised, countered, hand_type, noise, allowed,
             kind, child_start, n_children, action, player, entry_start, entry_count, entry_type,
             strategy):
@@ -105,3 +102,11 @@ def _decide(method, n_played, ranks, players, raised, countered, hand_type, nois
             if node < 0:
                 break
     return out
+
+
+KERNEL_NAMES = ("_entry", "_child", "_sample", "_decide")
+
+
+def kernels() -> None:
+    """Jit this module's walks once per process (numba, ``cache=True``; see core.jit)."""
+    jit_once(globals(), KERNEL_NAMES)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from simulators.core.jit import jit_once
 from simulators.truc import rules as R
 from simulators.truc.observations import PlayObs
 from simulators.truc.solver import deal as D
@@ -27,7 +27,6 @@ from simulators.truc.solver.lookup import _entry
 N_LABELS = D.PLAY + 8
 
 
-@numba.njit(cache=True)
 def _history(parent, player, action, slot, stake):
     """Per node: rank, player and stake of each card slot played so far (-1 / 0 if not)."""
     n = len(parent)
@@ -47,7 +46,6 @@ def _history(parent, player, action, slot, stake):
     return ranks, who, stakes
 
 
-@numba.njit(cache=True)
 def _scatter(rows_node, rows_type, freq, child_start, n_children, action, player,
              entry_start, entry_count, entry_type, strategy):
     """Write each row's action frequencies on the child entries of its hand."""
@@ -216,6 +214,7 @@ def policy_strategy(deal: D.DealTree, policy, noise_levels: int = 20) -> np.ndar
     if not isinstance(noise_levels, int) or noise_levels < 1:
         raise ValueError(f"noise_levels must be a positive integer, got {noise_levels!r}")
     tree = deal.tree
+    jit_once(globals(), ("_entry", "_history", "_scatter"))  # on first use (core.jit)
     hist = _history(tree.parent, tree.player, tree.action, deal.slot.astype(np.int64),
                     deal.stake)
     strategy = np.ones(tree.n_entries)

@@ -18,16 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from simulators.truc.solver import cfr
 from simulators.truc.solver.cache import cache_dir, save_npz
-from simulators.truc.solver.cfr import (
-    _down,
-    _down_args,
-    _scratch,
-    _value_args,
-    _values,
-    evaluate,
-    solve,
-)
+from simulators.truc.solver.cfr import _down_args, _scratch, _value_args, evaluate, solve
 from simulators.truc.solver.deal import TREE_VERSION, DealSpec, DealTree, build_deal_tree
 
 SOLVER_VERSION = TREE_VERSION  # bump TREE_VERSION when the tree changes a stored strategy
@@ -105,11 +98,12 @@ def hand_values(solved: SolvedDeal) -> np.ndarray:
     reach = np.empty(tree.n_entries)
     value = np.empty(tree.n_entries)
     none = np.empty(0)
-    _down(-1, 0.0, *_down_args(tree), none, solved.strategy, reach, none, _scratch(tree))
+    cfr.kernels()
+    cfr._down(-1, 0.0, *_down_args(tree), none, solved.strategy, reach, none, _scratch(tree))
     w = tree.weight[0]
     prob = (w.sum(axis=1), w.sum(axis=0))
     for p in (0, 1):
-        _values(p, 0, *_value_args(tree), reach, solved.strategy, value, none)
+        cfr._values(p, 0, *_value_args(tree), reach, solved.strategy, value, none)
         s, k = tree.entry_start[0, p], tree.entry_count[0, p]
         types = tree.entry_type[s:s + k]
         out[p, types] = np.where(prob[p][types] > 0, value[s:s + k] / prob[p][types], 0.0)

@@ -1,0 +1,98 @@
+"""The 32-card notation of Bianco Mano, Manille and Truc: one home for the shared fact.
+
+A card is ``4 * rank + suit`` (0..31), rank 0 the strongest of its game
+(the same encoding as :mod:`simulators.core.tricks`, there for arrays;
+here plain integers, for rules and referees). A game writes a card as its
+rank code then its suit letter (``10P``, ``1R``); what differs per game is
+only those codes and what its ``parse_card`` accepts, so each game's
+``rules.py`` keeps its codes and its parser and delegates the rest here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+N_CARDS = 32
+
+
+def card(rank: int, suit: int) -> int:
+    """Card index of a (rank, suit) pair; rank 0 is the strongest."""
+    return 4 * rank + suit
+
+
+def rank_of(c: int) -> int:
+    """Rank of a card (0 = the strongest)."""
+    return c >> 2
+
+
+def suit_of(c: int) -> int:
+    """Suit (family) of a card, 0..3."""
+    return c & 3
+
+
+def format_card(c: int, rank_codes: Sequence[str], suit_codes: Sequence[str]) -> str:
+    """Notation of one card: its rank code then its suit code (``ValueError`` if not 0..31)."""
+    if isinstance(c, bool) or not 0 <= int(c) < N_CARDS:
+        raise ValueError(f"card index must be in 0..31, got {c!r}")
+    return f"{rank_codes[rank_of(int(c))]}{suit_codes[suit_of(int(c))]}"
+
+
+def parse_cards(text: str, parse_card: Callable[[str], int],
+                format_card: Callable[[int], str]) -> list[int]:
+    """Cards from space- or comma-separated notation, in order, rejecting duplicates."""
+    cards = [parse_card(tok) for tok in re.split(r"[\s,]+", str(text).strip()) if tok]
+    seen: set[int] = set()
+    for c in cards:
+        if c in seen:
+            raise ValueError(f"card {format_card(c)} appears twice in {text!r}")
+        seen.add(c)
+    return cards
+
+
+def format_cards(cards: Iterable[int], format_card: Callable[[int], str]) -> str:
+    """Notation of a sequence of cards, space-separated."""
+    return " ".join(format_card(c) for c in cards)
+
+
+def read_hand(hand, size: int, parse_hand: Callable[[str], Sequence[int]]) -> tuple[int, ...]:
+    """A hand given as notation or card indices: ``size`` distinct cards 0..31, sorted.
+
+    ``ValueError`` naming the problem (a malformed or repeated card, the
+    wrong count, an index out of range).
+    """
+    cards = tuple(parse_hand(hand)) if isinstance(hand, str) else tuple(hand)
+    if len(cards) != size or len(set(cards)) != size or not all(
+            isinstance(c, int | np.integer) and not isinstance(c, bool) and 0 <= c < N_CARDS
+            for c in cards):
+        raise ValueError(f"a hand is {size} distinct cards 0..31, got {hand!r}")
+    return tuple(sorted(int(c) for c in cards))
+
+
+@dataclass(frozen=True)
+class Notation:
+    """A game's card notation: rank and suit codes, and long names for ``card_name``.
+
+    ``joiner`` goes between the rank and suit names (``" de "``: *Dix de pique*).
+    """
+
+    rank_codes: Sequence[str]
+    suit_codes: Sequence[str]
+    rank_names: Sequence[str]
+    suit_names: Sequence[str]
+    joiner: str = " "
+
+    def format_card(self, c: int) -> str:
+        """Notation of one card (``ValueError`` if not a card index 0..31)."""
+        return format_card(c, self.rank_codes, self.suit_codes)
+
+    def format_cards(self, cards: Iterable[int]) -> str:
+        """Notation of a sequence of cards, space-separated."""
+        return format_cards(cards, self.format_card)
+
+    def card_name(self, c: int) -> str:
+        """Long name of one card, e.g. *Dix de pique*."""
+        return f"{self.rank_names[rank_of(c)]}{self.joiner}{self.suit_names[suit_of(c)]}"

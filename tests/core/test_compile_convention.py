@@ -1,0 +1,50 @@
+"""The one compile convention (docs/adding_a_game.md, "When numba compiles").
+
+No module of ``simulators`` imports numba when it is imported: compiled
+kernels are plain functions that ``simulators.core.jit.jit_once`` compiles
+the first time they are needed. So importing any module, or loading every
+game through the registry, leaves numba unimported. Checked in a fresh
+interpreter (this test process has long imported numba).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+
+PROBE = r"""
+import importlib, pkgutil, sys
+import simulators
+from simulators.core.game import game_names, get_game
+
+names = sorted(m.name for m in pkgutil.walk_packages(simulators.__path__, "simulators.")
+               if not m.name.endswith("__main__"))
+for name in names:
+    importlib.import_module(name)
+    if "numba" in sys.modules:
+        print("IMPORTS NUMBA", name)
+        raise SystemExit(1)
+for game in game_names():
+    get_game(game)
+print(len(names), "modules,", len(game_names()), "games,", "numba" in sys.modules)
+"""
+
+
+def test_no_module_imports_numba_at_import_time():
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    modules, _, games, _, numba_loaded = done.stdout.split()
+    assert int(modules) > 60 and int(games) == 5
+    assert numba_loaded == "False"
+
+
+def test_first_use_compiles_and_imports_numba():
+    code = ("import sys\nfrom simulators.core import tricks\nassert 'numba' not in sys.modules\n"
+            "tricks.warm_up()\nprint('numba' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert done.stdout.strip() == "True", done.stderr[-2000:]
