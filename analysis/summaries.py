@@ -112,8 +112,16 @@ def _cluster_totals(metric: Metric, i: int, cluster: str) -> list[pl.Expr]:
     return [counted.sum().alias(f"n{i}"), value.sum().alias(f"y{i}")]
 
 
-def _evaluate_clustered(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
-                        cluster: str, confidence: float, by: list[str]) -> pl.DataFrame:
+def cluster_totals(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
+                   cluster: str, by: str | Sequence[str] = ()
+                   ) -> list[tuple[dict, list[stats.ClusterTotals]]]:
+    """Per group: its ``by`` values and each metric's :class:`~analysis.stats.ClusterTotals`.
+
+    What :func:`evaluate` turns into cluster-robust intervals, for a caller
+    that needs the totals themselves (``stats.clustered_difference`` of two
+    independent runs).
+    """
+    by = [by] if isinstance(by, str) else list(by)
     per = [a for i, m in enumerate(metrics) for a in _cluster_totals(m, i, cluster)]
     totals = frame.lazy().group_by([*by, cluster]).agg(per)
     moments = []
@@ -124,13 +132,17 @@ def _evaluate_clustered(metrics: Sequence[Metric], frame: pl.DataFrame | pl.Lazy
                     (n * n).sum().alias(f"nn{i}")]
     query = (totals.group_by(by).agg(moments).sort(by, nulls_last=True) if by
              else totals.select(moments))
-    rows = []
-    for row in query.collect(engine="streaming").iter_rows(named=True):
-        keys = {c: row[c] for c in by}
-        for i, m in enumerate(metrics):
-            t = stats.ClusterTotals(int(row[f"g{i}"]), row[f"N{i}"], row[f"Y{i}"],
-                                    row[f"yy{i}"], row[f"ny{i}"], row[f"nn{i}"])
-            rows.append(keys | _row(m, stats.clustered(t, m.kind, confidence)))
+    return [({c: row[c] for c in by},
+             [stats.ClusterTotals(int(row[f"g{i}"]), row[f"N{i}"], row[f"Y{i}"], row[f"yy{i}"],
+                                  row[f"ny{i}"], row[f"nn{i}"]) for i in range(len(metrics))])
+            for row in query.collect(engine="streaming").iter_rows(named=True)]
+
+
+def _evaluate_clustered(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
+                        cluster: str, confidence: float, by: list[str]) -> pl.DataFrame:
+    rows = [keys | _row(m, stats.clustered(t, m.kind, confidence))
+            for keys, group in cluster_totals(metrics, frame, cluster, by)
+            for m, t in zip(metrics, group, strict=True)]
     return _frame(rows, by, frame)
 
 

@@ -39,7 +39,7 @@ def produce(out: Path, scale: float, seed: int, names: list[str] | None) -> None
     print(f"producing with {sys.modules['analysis'].__file__}", flush=True)
     result = {}
     for game in games().values():
-        if report_module(game) is None or (names and game.name not in names):
+        if (names and game.name not in names) or report_module(game) is None:
             continue
         report = report_of(game)
         ctx = ReportContext(base_experiment(game, seed), scale, seed)
@@ -149,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"runpy.run_path({str(Path(__file__).resolve())!r}, run_name='__main__')")
             subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
         new, old = (pickle.loads(paths[k].read_bytes()) for k in ("new", "old"))
+    if args.games:  # a kept base may hold more games
+        old = {g: sections for g, sections in old.items() if g in args.games}
     numbers, text = compare_reports(new, old)
     for line in numbers:
         print("DIFF", line)
