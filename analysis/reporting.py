@@ -180,7 +180,7 @@ def estimate_row(e: Estimate, **keys: Any) -> dict[str, Any]:
 def metric_rows(metrics: Mapping[str, Metric] | Sequence[tuple[Mapping[str, Any], Metric]],
                 frame: pl.DataFrame | pl.LazyFrame, *, by: str | Sequence[str] = (),
                 cluster: str | None = None, column: str = "metric",
-                **keys: Any) -> list[dict[str, Any]]:
+                groups: Sequence[Any] | None = None, **keys: Any) -> list[dict[str, Any]]:
     """Declared metrics evaluated over ``frame`` (one query) as a section's summary rows.
 
     ``metrics`` maps the text a row carries in ``column`` to a
@@ -188,15 +188,30 @@ def metric_rows(metrics: Mapping[str, Metric] | Sequence[tuple[Mapping[str, Any]
     metric)`` pairs when rows differ by more than that text; ``by`` and
     ``cluster`` are :func:`analysis.summaries.evaluate`'s. Rows are ``keys…,
     by columns…, row keys…, value, low, high, n``: groups in order, within a
-    group the metrics in the given order.
+    group the metrics in the given order. ``groups`` lists the groups to
+    report (values of ``by``, tuples for several columns), in that order: a
+    group the data lacks gets the estimate of no rows (n = 0).
     """
     pairs = ([({column: name}, m) for name, m in metrics.items()]
              if isinstance(metrics, Mapping) else [(dict(k), m) for k, m in metrics])
     by = [by] if isinstance(by, str) else list(by)
     evaluated = summaries.evaluate([m for _, m in pairs], frame, cluster=cluster, by=by)
-    return [{**keys, **{c: r[c] for c in by}, **pairs[i % len(pairs)][0],
-             "value": r["value"], "low": r["low"], "high": r["high"], "n": r["n"]}
-            for i, r in enumerate(evaluated.iter_rows(named=True))]
+    blocks: dict[tuple, list[dict[str, Any]]] = {}
+    for i, r in enumerate(evaluated.iter_rows(named=True)):
+        group = tuple(r[c] for c in by)
+        blocks.setdefault(group, []).append(
+            {**keys, **dict(zip(by, group, strict=True)), **pairs[i % len(pairs)][0],
+             "value": r["value"], "low": r["low"], "high": r["high"], "n": r["n"]})
+    if groups is None:
+        return [row for block in blocks.values() for row in block]
+    wanted = [g if isinstance(g, tuple) else (g,) for g in groups]
+    missing = [g for g in wanted if g not in blocks]
+    if missing:
+        empty = metric_rows(metrics, frame.lazy().head(0), column=column, **keys)
+        for g in missing:
+            blocks[g] = [{**keys, **dict(zip(by, g, strict=True)),
+                          **{k: v for k, v in row.items() if k not in keys}} for row in empty]
+    return [row for g in wanted for row in blocks[g]]
 
 
 def metric_estimate(metric: Metric, frame: pl.DataFrame | pl.LazyFrame,

@@ -308,14 +308,10 @@ CONTRACT_METRICS = {
 
 def summarize_contracts(deals: pl.DataFrame) -> pl.DataFrame:
     """Success, capo and failure of taken deals; side points (n = taken deals)."""
-    by_round = {r["bid_round"]: r for r in metric_rows({"": DEAL["contract_success"]}, deals,
-                                                       by="bid_round")}
-    for r in (1, 2):  # a round nobody took in: no group, an empty estimate
-        by_round.setdefault(r, metric_rows({"": DEAL["contract_success"]}, deals.head(0))[0])
+    by_round = metric_rows({"": DEAL["contract_success"]}, deals, by="bid_round", groups=(1, 2))
     rows = [
         *metric_rows(CONTRACT_METRICS, deals),
-        *[{**{k: v for k, v in by_round[r].items() if k not in ("bid_round", "metric")},
-           "metric": f"success, taken in round {r}"} for r in (1, 2)],
+        *[{**r, "metric": f"success, taken in round {r['bid_round']}"} for r in by_round],
         *metric_rows({f"near miss ({NEAR_MISS} points)": M.NEAR_MISS,
                       "mean side points": M.SIDE_POINTS}, deals),
     ]

@@ -102,20 +102,6 @@ def _display(summary: pl.DataFrame, keys: list[str], percent_words: str,
         pl.Series("n", [f"{v:,}" for v in summary["n"]]))
 
 
-def _complete(rows: list[dict], keys: list[dict], metrics: dict, frame: pl.DataFrame,
-              column: str = "measure") -> list[dict]:
-    """``rows`` with an empty estimate for every (keys, metric) no group of the data held."""
-    have = {tuple(sorted((k, v) for k, v in r.items() if k in {*keys[0], column}))
-            for r in rows}
-    empty = {name: r for name, r in zip(metrics, metric_rows(metrics, frame.head(0),
-                                                             column=column), strict=True)}
-    for key in keys:
-        for name in metrics:
-            if tuple(sorted({**key, column: name}.items())) not in have:
-                rows.append({**empty[name], **key})
-    return rows
-
-
 # ---------------------------------------------------------------- a. who names, and how it fares
 
 
@@ -127,19 +113,20 @@ def summarize_choices(deals: pl.DataFrame) -> pl.DataFrame:
     rows = metric_rows([({"who": "dealer"}, DEAL["dealer_names"]),
                         ({"who": "partner"}, MM.PARTNER_NAMES)], deals,
                        trump="all", measure="share of deals")
+    who = ("dealer", "partner")
     fares = {"above 34": DEAL["taking_success"], "net score": DEAL["taking_margin"]}
-    shares = metric_rows([({"trump": c, "measure": "share of choices"}, MM.trump_named(c))
-                          for c in CHOICES], deals, by="who")
-    per_trump = metric_rows(fares, deals, by=["who", "trump"], column="measure")
-    per_who = metric_rows(fares, deals, by="who", column="measure", trump="all")
-    keys = [{"who": w, "trump": t} for w in ("dealer", "partner") for t in (*CHOICES, "all")]
-    found = _complete(shares + per_trump + per_who, keys[:len(CHOICES)] + keys[6:-1],
-                      {"share of choices": MM.trump_named("P")}, deals)
-    found = _complete(found, keys, fares, deals)
-    order = {(k["who"], k["trump"]): i for i, k in enumerate(keys)}
-    measures = {"share of choices": 0, "above 34": 1, "net score": 2}
-    return pl.DataFrame(rows + sorted(found, key=lambda r: (order[r["who"], r["trump"]],
-                                                            measures[r["measure"]])))
+    found = [
+        *metric_rows([({"trump": c, "measure": "share of choices"}, MM.trump_named(c))
+                      for c in CHOICES], deals, by="who", groups=who),
+        *metric_rows(fares, deals, by=["who", "trump"], column="measure",
+                     groups=[(w, c) for w in who for c in CHOICES]),
+        *metric_rows(fares, deals, by="who", column="measure", trump="all", groups=who),
+    ]
+    trumps = (*CHOICES, "all")
+    measures = ("share of choices", "above 34", "net score")
+    found.sort(key=lambda r: (who.index(r["who"]), trumps.index(r["trump"]),
+                              measures.index(r["measure"])))
+    return pl.DataFrame(rows + found)
 
 
 def section_choices(deals: pl.DataFrame) -> Section:
@@ -202,11 +189,12 @@ def summarize_sans_atout(deals: pl.DataFrame) -> pl.DataFrame:
                                .otherwise(pl.lit("trump suit")))
     fares = {"above 34": DEAL["taking_success"], "taking team's points (of 68)": MM.TAKING_POINTS,
              "net score": DEAL["taking_margin"]}
-    by_mode = _complete(metric_rows(fares, deals, by="mode", column="measure"),
-                        [{"mode": "sans atout"}, {"mode": "trump suit"}], fares, deals)
-    by_mode.sort(key=lambda r: (r["mode"], list(fares).index(r["measure"])))
-    return pl.DataFrame([*metric_rows({"share of deals": DEAL["sans_atout_rate"]}, deals,
-                                      column="measure", mode="sans atout"), *by_mode])
+    return pl.DataFrame([
+        *metric_rows({"share of deals": DEAL["sans_atout_rate"]}, deals, column="measure",
+                     mode="sans atout"),
+        *metric_rows(fares, deals, by="mode", column="measure",
+                     groups=("sans atout", "trump suit")),
+    ])
 
 
 def section_sans_atout(deals: pl.DataFrame) -> Section:
