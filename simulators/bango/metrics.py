@@ -30,6 +30,8 @@ GAME_METRICS: tuple[Metric, ...] = (
 # ---------------------------------------------------------------- the report's figures
 # (analysis/reports/bango.py evaluates them by player count, playing order, reveal…)
 
+# Window expressions over game_id: evaluate these two without by= or cluster= (one row per
+# game already, where=FIRST).
 _GAME_LEADER = pl.col("score").max().over("game_id")
 _RUNNER_UP = pl.col("score").top_k(2).min().over("game_id")
 WIN_SHARE_MEAN = mean("win_share", "win share", WIN_SHARE,
