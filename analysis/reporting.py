@@ -16,8 +16,13 @@ the game's name with ``-`` → ``_``), found by that convention. It defines
     functions ``build(runs, ctx) -> Section``, one per question; ``runs``
     maps each run name to its finished :class:`~analysis.runner.RunResult`
     (``runs["deals4"].table("deals")``). A section computes its tidy
-    summary (``estimate_row``), display tables (``pct``, ``num``…), one
-    figure (``new_figure``, ``png``) and its findings (sentences).
+    summary, display tables (``pct``, ``num``…), one figure (``new_figure``,
+    ``png``) and its findings (sentences). Every rate and mean of a summary
+    is one of the game's declared metrics (``simulators/<game>/metrics.py``)
+    evaluated by :func:`metric_rows` — grouped with ``by=`` ("take rate by
+    position"), cluster-robust with ``cluster=`` — so a report and
+    ``tapisvert simulate`` never define a quantity twice; ``estimate_row``
+    holds what no metric is (differences, exact values).
 ``settings(ctx, plan) -> [(setting, value), ...]``
     the "Run settings" rows shown at the top.
 
@@ -53,9 +58,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from analysis import summaries
 from analysis.experiment import Experiment, build_policy, read_toml
 from analysis.stats import Estimate
-from simulators.core.game import Game, games, get_game
+from simulators.core.game import Game, Metric, games, get_game
 
 # ------------------------------------------------------------------ what a section holds
 
@@ -171,6 +177,49 @@ def estimate_row(e: Estimate, **keys: Any) -> dict[str, Any]:
             "n": int(e.n)}
 
 
+def metric_rows(metrics: Mapping[str, Metric] | Sequence[tuple[Mapping[str, Any], Metric]],
+                frame: pl.DataFrame | pl.LazyFrame, *, by: str | Sequence[str] = (),
+                cluster: str | None = None, column: str = "metric",
+                groups: Sequence[Any] | None = None, **keys: Any) -> list[dict[str, Any]]:
+    """Declared metrics evaluated over ``frame`` (one query) as a section's summary rows.
+
+    ``metrics`` maps the text a row carries in ``column`` to a
+    :class:`~simulators.core.game.Metric`, or is a sequence of ``(row keys,
+    metric)`` pairs when rows differ by more than that text; ``by`` and
+    ``cluster`` are :func:`analysis.summaries.evaluate`'s. Rows are ``keys…,
+    by columns…, row keys…, value, low, high, n``: groups in order, within a
+    group the metrics in the given order. ``groups`` lists the groups to
+    report (values of ``by``, tuples for several columns), in that order: a
+    group the data lacks gets the estimate of no rows (n = 0).
+    """
+    pairs = ([({column: name}, m) for name, m in metrics.items()]
+             if isinstance(metrics, Mapping) else [(dict(k), m) for k, m in metrics])
+    by = [by] if isinstance(by, str) else list(by)
+    evaluated = summaries.evaluate([m for _, m in pairs], frame, cluster=cluster, by=by)
+    blocks: dict[tuple, list[dict[str, Any]]] = {}
+    for i, r in enumerate(evaluated.iter_rows(named=True)):
+        group = tuple(r[c] for c in by)
+        blocks.setdefault(group, []).append(
+            {**keys, **dict(zip(by, group, strict=True)), **pairs[i % len(pairs)][0],
+             "value": r["value"], "low": r["low"], "high": r["high"], "n": r["n"]})
+    if groups is None:
+        return [row for block in blocks.values() for row in block]
+    wanted = [g if isinstance(g, tuple) else (g,) for g in groups]
+    missing = [g for g in wanted if g not in blocks]
+    if missing:
+        empty = metric_rows(metrics, frame.lazy().head(0), column=column, **keys)
+        for g in missing:
+            blocks[g] = [{**keys, **dict(zip(by, g, strict=True)),
+                          **{k: v for k, v in row.items() if k not in keys}} for row in empty]
+    return [row for g in wanted for row in blocks[g]]
+
+
+def metric_estimate(metric: Metric, frame: pl.DataFrame | pl.LazyFrame,
+                    cluster: str | None = None) -> Estimate:
+    """One declared metric over ``frame`` as an Estimate."""
+    return row_estimate(metric_rows({"m": metric}, frame, cluster=cluster)[0])
+
+
 def find_estimate(frame: pl.DataFrame, **keys: Any) -> Estimate:
     """The Estimate of the one row of a tidy summary matching ``keys``."""
     rows = frame.filter(*[pl.col(k) == v for k, v in keys.items()])
@@ -235,20 +284,6 @@ def formatted(percent: bool = True, digits: int = 1) -> pl.Expr:
 
     columns = [pl.col(c).cast(pl.Float64) for c in ("value", "low", "high", "n")]
     return pl.concat_list(columns).map_elements(text, return_dtype=pl.String)
-
-
-def ratio_pseudo(k: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """Pseudo-values of the ratio estimator sum(k)/sum(m) over units (deals or games).
-
-    Their mean is the ratio and their variance its delta-method (linearised)
-    variance, so ``stats.mean``/``paired_difference``/``unpaired_difference``
-    of pseudo-values give t intervals for ratios of clustered or paired counts.
-    """
-    k, m = np.asarray(k, dtype=float), np.asarray(m, dtype=float)
-    if m.sum() == 0:
-        return np.full(k.shape, np.nan)
-    r = k.sum() / m.sum()
-    return r + (k - r * m) / m.mean()
 
 
 # ------------------------------------------------------------------ figures

@@ -87,6 +87,113 @@ def mean_from_moments(mean_value: float | None, std: float | None, n: int,
     return Estimate(float(mean_value), float(mean_value - half), float(mean_value + half), int(n))
 
 
+# ------------------------------------------------------------------ clustered ratios
+
+
+class ClusterTotals(NamedTuple):
+    """Sufficient statistics of a ratio estimator over clusters.
+
+    With ``n_g`` the rows counted and ``y_g`` the sum of the value in
+    cluster ``g`` (rows of one game, say): ``g`` = clusters with ``n_g > 0``,
+    ``n`` = sum n_g, ``y`` = sum y_g, ``yy`` = sum y_g^2, ``ny`` = sum n_g y_g,
+    ``nn`` = sum n_g^2. Sums over clusters add, so a lazy query (or a chunked
+    run) can produce them without ever holding the rows.
+    """
+
+    g: int
+    n: float
+    y: float
+    yy: float
+    ny: float
+    nn: float
+
+    @classmethod
+    def of(cls, y, n) -> ClusterTotals:
+        """The totals of per-cluster sums ``y`` and row counts ``n`` (arrays)."""
+        y, n = np.asarray(y, dtype=float), np.asarray(n, dtype=float)
+        if y.shape != n.shape:
+            raise ValueError(f"y and n must have the same shape, got {y.shape} and {n.shape}")
+        return cls(int(np.count_nonzero(n > 0)), float(n.sum()), float(y.sum()),
+                   float(y @ y), float(n @ y), float(n @ n))
+
+
+def clustered_variance(totals: ClusterTotals) -> tuple[float, float]:
+    """The ratio ``y / n`` and its cluster-robust ("sandwich") variance.
+
+    ``var = G / (G - 1) * sum_g (y_g - r n_g)^2 / n^2``: the linearised
+    (delta-method) variance of the ratio estimator with the small-sample
+    correction G/(G-1). With one row per cluster and 0/1 values it is
+    ``r (1 - r) / (n - 1)``.
+    """
+    g, n, y = totals.g, totals.n, totals.y
+    r = y / n
+    residual = totals.yy - 2 * r * totals.ny + r * r * totals.nn
+    return r, g / (g - 1) * max(residual, 0.0) / (n * n)
+
+
+def clustered(totals: ClusterTotals, kind: str = "mean", confidence: float = 0.95) -> Estimate:
+    """Cluster-robust interval of the ratio ``y / n`` (the one clustered estimator).
+
+    ``kind="rate"``: a Wilson interval with Kish's effective sample size
+    n / design effect, the design effect being the sandwich variance over
+    the binomial one; ``kind="mean"``: a Student-t interval with G - 1
+    degrees of freedom. ``n`` of the result is the row count. Fewer than two
+    clusters give an infinite interval.
+    """
+    if kind not in ("rate", "mean"):
+        raise ValueError(f"kind must be 'rate' or 'mean', got {kind!r}")
+    g, n = int(totals.g), totals.n
+    if g < 2 or n == 0:
+        return Estimate(totals.y / n if n else float("nan"), float("-inf"), float("inf"), int(n))
+    r, var = clustered_variance(totals)
+    if kind == "rate":
+        simple = r * (1 - r) / n
+        deff = var / simple if simple > 0 else 1.0
+        return wilson(r, n / max(deff, 1e-9), confidence, n=int(n))
+    return mean_with_se(r, var ** 0.5, g - 1, confidence, n=int(n))
+
+
+def clustered_difference(a: ClusterTotals, b: ClusterTotals, confidence: float = 0.95
+                         ) -> Estimate:
+    """Ratio of ``a`` minus ratio of ``b``, independent samples: Welch-t interval.
+
+    Each variance is :func:`clustered_variance`; the degrees of freedom are
+    Welch-Satterthwaite's with G - 1 per sample. ``n`` is the smaller row count.
+    """
+    n = int(min(a.n, b.n))
+    if min(a.g, b.g) < 2 or a.n == 0 or b.n == 0:
+        diff = a.y / a.n - b.y / b.n if a.n and b.n else float("nan")
+        return Estimate(diff, float("-inf"), float("inf"), n)
+    (ra, va), (rb, vb) = clustered_variance(a), clustered_variance(b)
+    se = np.sqrt(va + vb)
+    dof = (va + vb) ** 2 / (va**2 / (a.g - 1) + vb**2 / (b.g - 1)) if se > 0 else 1.0
+    return mean_with_se(ra - rb, se, dof, confidence, n=n)
+
+
+def paired_ratio_difference(y_a, n_a, y_b, n_b, confidence: float = 0.95) -> Estimate:
+    """``sum(y_a)/sum(n_a) - sum(y_b)/sum(n_b)`` over the same units, t interval.
+
+    For ratios measured twice on the same units (the same deals under two
+    settings) whose denominators differ: the linearised residuals
+    ``(y - r n) / sum(n)`` of both ratios are differenced unit by unit, and
+    the variance is :func:`clustered_variance`'s formula on those
+    differences (G - 1 degrees of freedom, G = number of units).
+    """
+    arrays = [np.asarray(x, dtype=float) for x in (y_a, n_a, y_b, n_b)]
+    if len({x.shape for x in arrays}) != 1:
+        raise ValueError("paired ratios need arrays of one shape, got "
+                         f"{[x.shape for x in arrays]}")
+    y_a, n_a, y_b, n_b = arrays
+    g = y_a.size
+    if n_a.sum() == 0 or n_b.sum() == 0:
+        return Estimate(float("nan"), float("-inf"), float("inf"), g)
+    r_a, r_b = y_a.sum() / n_a.sum(), y_b.sum() / n_b.sum()
+    d = (y_a - r_a * n_a) / n_a.sum() - (y_b - r_b * n_b) / n_b.sum()
+    if g < 2:
+        return Estimate(float(r_a - r_b), float("-inf"), float("inf"), g)
+    return mean_with_se(r_a - r_b, np.sqrt(g / (g - 1) * (d @ d)), g - 1, confidence, n=g)
+
+
 def paired_difference(a, b, confidence: float = 0.95) -> Estimate:
     """Mean of ``a - b`` over paired observations (the same deals), Student-t interval.
 

@@ -8,10 +8,14 @@ attaches a Wilson interval to rates and a Student-t interval to means.
 
 When rows are not independent — the deals of one whole game share its
 players' scores and its deck, so ``Unit.cluster = "game_id"`` — the
-intervals are cluster-robust: the variance of the ratio estimator is taken
-from the clusters' totals (the "sandwich" variance with the G/(G-1)
-correction), a rate's Wilson interval uses the effective sample size n /
-design effect, and a mean's t interval has G - 1 degrees of freedom.
+intervals are cluster-robust (:func:`analysis.stats.clustered`): the
+variance of the ratio estimator is taken from the clusters' totals (the
+"sandwich" variance with the G/(G-1) correction), a rate's Wilson interval
+uses the effective sample size n / design effect, and a mean's t interval
+has G - 1 degrees of freedom.
+
+``by=`` groups the rows (a report's "take rate by position"): one query,
+one row per group and metric, group columns first.
 """
 
 from __future__ import annotations
@@ -41,32 +45,57 @@ def _aggregations(metric: Metric, i: int) -> list[pl.Expr]:
             value.std(ddof=1).alias(f"s{i}")]
 
 
+def _empty(by: Sequence[str], frame) -> pl.DataFrame:
+    schema = frame.lazy().collect_schema() if by else {}
+    return pl.DataFrame(schema={c: schema[c] for c in by}
+                        | {c: pl.String for c in COLUMNS[:3]}
+                        | {"value": pl.Float64, "low": pl.Float64, "high": pl.Float64,
+                           "n": pl.Int64})
+
+
 def evaluate(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
-             confidence: float = 0.95, cluster: str | None = None) -> pl.DataFrame:
-    """One row per metric: ``metric, label, kind, value, low, high, n``.
+             confidence: float = 0.95, cluster: str | None = None,
+             by: str | Sequence[str] = ()) -> pl.DataFrame:
+    """One row per metric (and group): ``*by, metric, label, kind, value, low, high, n``.
 
     ``n`` is the denominator: the rows counted by the metric's ``where``.
     ``cluster`` names a column grouping dependent rows (``Unit.cluster``):
     the intervals are then cluster-robust (see the module docstring).
+    ``by`` names columns to group by (``"position"``, ``["n_players",
+    "round_no"]``): one lazy query, one row per group and metric, the groups
+    sorted, each group's rows evaluated as if they were the whole frame.
     """
+    by = [by] if isinstance(by, str) else list(by)
     if not metrics:
-        return pl.DataFrame(schema={c: pl.String for c in COLUMNS[:3]}
-                            | {"value": pl.Float64, "low": pl.Float64, "high": pl.Float64,
-                               "n": pl.Int64})
+        return _empty(by, frame)
     if cluster is not None:
-        return _evaluate_clustered(metrics, frame, cluster, confidence)
+        return _evaluate_clustered(metrics, frame, cluster, confidence, by)
     aggs = [a for i, m in enumerate(metrics) for a in _aggregations(m, i)]
-    row = frame.lazy().select(aggs).collect(engine="streaming").row(0, named=True)
+    lazy = frame.lazy()
+    query = lazy.group_by(by).agg(aggs).sort(by, nulls_last=True) if by else lazy.select(aggs)
     rows = []
-    for i, m in enumerate(metrics):
-        if m.kind == "rate":
-            e = stats.proportion(int(row[f"k{i}"]), int(row[f"n{i}"]), confidence)
-        else:
-            e = stats.mean_from_moments(row[f"m{i}"], row[f"s{i}"], int(row[f"n{i}"]),
-                                        confidence)
-        rows.append({"metric": m.name, "label": m.label, "kind": m.kind, "value": e.value,
-                     "low": e.low, "high": e.high, "n": e.n})
-    return pl.DataFrame(rows, schema_overrides={"n": pl.Int64})
+    for row in query.collect(engine="streaming").iter_rows(named=True):
+        keys = {c: row[c] for c in by}
+        for i, m in enumerate(metrics):
+            if m.kind == "rate":
+                e = stats.proportion(int(row[f"k{i}"]), int(row[f"n{i}"]), confidence)
+            else:
+                e = stats.mean_from_moments(row[f"m{i}"], row[f"s{i}"], int(row[f"n{i}"]),
+                                            confidence)
+            rows.append(keys | _row(m, e))
+    return _frame(rows, by, frame)
+
+
+def _row(metric: Metric, e: stats.Estimate) -> dict:
+    return {"metric": metric.name, "label": metric.label, "kind": metric.kind,
+            "value": e.value, "low": e.low, "high": e.high, "n": e.n}
+
+
+def _frame(rows: list[dict], by: list[str], frame) -> pl.DataFrame:
+    if not rows:
+        return _empty(by, frame)
+    schema = frame.lazy().collect_schema() if by else {}
+    return pl.DataFrame(rows, schema_overrides={c: schema[c] for c in by} | {"n": pl.Int64})
 
 
 def _cluster_totals(metric: Metric, i: int, cluster: str) -> list[pl.Expr]:
@@ -80,40 +109,41 @@ def _cluster_totals(metric: Metric, i: int, cluster: str) -> list[pl.Expr]:
         numeric = metric.value.cast(pl.Float64)
         counted = (where & numeric.is_not_null()).cast(pl.Float64)
         value = pl.when(counted > 0).then(numeric).otherwise(0.0)
-    return [counted.sum().alias(f"n{i}"), value.sum().alias(f"y{i}"),
-            (value * value).sum().alias(f"q{i}")]
+    return [counted.sum().alias(f"n{i}"), value.sum().alias(f"y{i}")]
 
 
-def _evaluate_clustered(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
-                        cluster: str, confidence: float) -> pl.DataFrame:
+def cluster_totals(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
+                   cluster: str, by: str | Sequence[str] = ()
+                   ) -> list[tuple[dict, list[stats.ClusterTotals]]]:
+    """Per group: its ``by`` values and each metric's :class:`~analysis.stats.ClusterTotals`.
+
+    What :func:`evaluate` turns into cluster-robust intervals, for a caller
+    that needs the totals themselves (``stats.clustered_difference`` of two
+    independent runs).
+    """
+    by = [by] if isinstance(by, str) else list(by)
     per = [a for i, m in enumerate(metrics) for a in _cluster_totals(m, i, cluster)]
-    totals = frame.lazy().group_by(cluster).agg(per)
+    totals = frame.lazy().group_by([*by, cluster]).agg(per)
     moments = []
     for i in range(len(metrics)):
         n, y = pl.col(f"n{i}"), pl.col(f"y{i}")
         moments += [(n > 0).sum().alias(f"g{i}"), n.sum().alias(f"N{i}"), y.sum().alias(f"Y{i}"),
-                    (y * y).sum().alias(f"yy{i}"), (n * n).sum().alias(f"nn{i}"),
-                    (n * y).sum().alias(f"ny{i}"), pl.col(f"q{i}").sum().alias(f"Q{i}")]
-    row = totals.select(moments).collect(engine="streaming").row(0, named=True)
-    rows = []
-    for i, m in enumerate(metrics):
-        g, n, total = int(row[f"g{i}"]), row[f"N{i}"], row[f"Y{i}"]
-        if g < 2 or n == 0:
-            e = stats.Estimate(total / n if n else float("nan"), float("-inf"), float("inf"),
-                               int(n))
-        else:
-            r = total / n
-            residual = row[f"yy{i}"] - 2 * r * row[f"ny{i}"] + r * r * row[f"nn{i}"]
-            var = g / (g - 1) * max(residual, 0.0) / (n * n)
-            if m.kind == "rate":
-                simple = r * (1 - r) / n
-                deff = var / simple if simple > 0 else 1.0
-                e = stats.wilson(r, n / max(deff, 1e-9), confidence, n=int(n))
-            else:
-                e = stats.mean_with_se(r, var ** 0.5, g - 1, confidence, n=int(n))
-        rows.append({"metric": m.name, "label": m.label, "kind": m.kind, "value": e.value,
-                     "low": e.low, "high": e.high, "n": e.n})
-    return pl.DataFrame(rows, schema_overrides={"n": pl.Int64})
+                    (y * y).sum().alias(f"yy{i}"), (n * y).sum().alias(f"ny{i}"),
+                    (n * n).sum().alias(f"nn{i}")]
+    query = (totals.group_by(by).agg(moments).sort(by, nulls_last=True) if by
+             else totals.select(moments))
+    return [({c: row[c] for c in by},
+             [stats.ClusterTotals(int(row[f"g{i}"]), row[f"N{i}"], row[f"Y{i}"], row[f"yy{i}"],
+                                  row[f"ny{i}"], row[f"nn{i}"]) for i in range(len(metrics))])
+            for row in query.collect(engine="streaming").iter_rows(named=True)]
+
+
+def _evaluate_clustered(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
+                        cluster: str, confidence: float, by: list[str]) -> pl.DataFrame:
+    rows = [keys | _row(m, stats.clustered(t, m.kind, confidence))
+            for keys, group in cluster_totals(metrics, frame, cluster, by)
+            for m, t in zip(metrics, group, strict=True)]
+    return _frame(rows, by, frame)
 
 
 def estimate(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame, name: str,

@@ -25,6 +25,7 @@ from analysis.reporting import (
     Section,
     Table,
     estimate_row,
+    metric_rows,
     new_figure,
     num,
     pct,
@@ -33,6 +34,7 @@ from analysis.reporting import (
     policy_text,
     row_estimate,
 )
+from simulators.bango import metrics as BM
 from simulators.bango import rules as R
 
 BASE_GAMES = 4_000  # per player count (a, b, c, f)
@@ -41,6 +43,7 @@ BASE_VALUE = 2_500  # per variant (e)
 PLAYER_COUNTS = R.PLAYER_COUNTS
 THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7)
 REVEALS_SHOWN = range(2, 10)
+GAME = {m.name: m for m in BM.GAME_METRICS}  # the headline metrics `simulate` prints
 
 
 def _sizes(ctx: ReportContext) -> dict[str, int]:
@@ -83,16 +86,17 @@ def plan(ctx: ReportContext) -> dict[str, Experiment]:
 
 
 def summarize_scores(games_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
-    """Mean score, winning score and the spread of scores per player count."""
+    """Mean score, winning score and the spread of scores per player count.
+
+    The players of one game share its deck: the score per player has a
+    game-clustered interval (one row per game for the other two).
+    """
     rows = []
     for n, games in games_by_n.items():
-        score = games["score"].to_numpy()
-        best = games.group_by("game_id").agg(pl.col("score").max())["score"].to_numpy()
-        gap = games.sort("score", descending=True).group_by("game_id", maintain_order=True).agg(
-            (pl.col("score").first() - pl.col("score").slice(1, 1).first()).alias("gap"))
-        for metric, values in (("score per player", score), ("winning score", best),
-                               ("winner's margin", gap["gap"].to_numpy())):
-            rows.append(estimate_row(stats.mean(values), players=n, metric=metric))
+        rows += metric_rows({"score per player": GAME["mean_score"]}, games, cluster="game_id",
+                            players=n)
+        rows += metric_rows({"winning score": BM.WINNING_SCORE,
+                             "winner's margin": BM.WINNER_MARGIN}, games, players=n)
     return pl.DataFrame(rows)
 
 
@@ -136,13 +140,9 @@ def summarize_seats(games_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
     """Win share and mean score by playing order (0 = first player), per player count."""
     rows = []
     for n, games in games_by_n.items():
-        frame = games.with_columns(share=pl.col("is_winner") / pl.col("n_winners"))
-        for order in range(n):
-            part = frame.filter(pl.col("order") == order)
-            rows.append(estimate_row(stats.mean(part["share"].to_numpy()), players=n,
-                                     order=order, metric="win share"))
-            rows.append(estimate_row(stats.mean(part["score"].to_numpy()), players=n,
-                                     order=order, metric="score"))
+        rows += metric_rows({"win share": BM.WIN_SHARE_MEAN, "score": GAME["mean_score"]},
+                            games.with_columns(pl.col("order").cast(pl.Int64)), by="order",
+                            players=n)
     return pl.DataFrame(rows)
 
 
@@ -192,18 +192,17 @@ def section_seats(games_by_n: dict[int, pl.DataFrame]) -> Section:
 
 
 def summarize_explosions(turns_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
-    """P(the k-th card revealed explodes | a k-th card is revealed), per player count."""
+    """P(the k-th card revealed explodes | a k-th card is revealed), per player count.
+
+    The turns of one game share its deck: intervals are clustered by game.
+    """
     rows = []
     for n, turns in turns_by_n.items():
-        revealed = turns["revealed"].to_numpy()
-        exploded = turns["exploded"].to_numpy()
-        for k in REVEALS_SHOWN:
-            reached = int((revealed >= k).sum())
-            hits = int((exploded & (revealed == k)).sum())
-            if reached:
-                rows.append(estimate_row(stats.proportion(hits, reached), players=n, reveal=k))
-        rows.append(estimate_row(stats.proportion(int(exploded.sum()), len(exploded)),
-                                 players=n, reveal=0))
+        by_k = metric_rows([({"reveal": k}, BM.explodes_at(k)) for k in REVEALS_SHOWN], turns,
+                           cluster="game_id", players=n)
+        rows += [r for r in by_k if r["n"] > 0]  # only reveals some turn reaches
+        rows += metric_rows([({"reveal": 0}, BM.EXPLOSION_RATE)], turns, cluster="game_id",
+                            players=n)
     return pl.DataFrame(rows)
 
 
@@ -250,12 +249,8 @@ def summarize_sweep(runs: Runs) -> pl.DataFrame:
     for n in PLAYER_COUNTS:
         for t in THRESHOLDS:
             games = runs[f"sweep_{n}p_{t}"].table("games").filter(pl.col("seat") == 0)
-            scores = games.sort("game_id")["score"].to_numpy().astype(float)
-            share = (games["is_winner"] / games["n_winners"]).to_numpy()
-            rows.append(estimate_row(stats.mean(scores), players=n, threshold=t,
-                                     metric="score"))
-            rows.append(estimate_row(stats.mean(share), players=n, threshold=t,
-                                     metric="win share"))
+            rows += metric_rows({"score": GAME["mean_score"], "win share": BM.WIN_SHARE_MEAN},
+                                games, players=n, threshold=t)
     return pl.DataFrame(rows)
 
 
@@ -316,14 +311,13 @@ def summarize_value(runs: Runs) -> pl.DataFrame:
                              what="score per bango played (regression)"))
     rows.append(estimate_row(_per_extra(games, "blacks_received"),
                              what="score per black card received (regression)"))
-    rows.append(estimate_row(stats.mean(games["blacks_received"].to_numpy()),
-                             what="black cards received per player and game"))
-    rows.append(estimate_row(stats.mean(games["bangos"].to_numpy()),
-                             what="bangos per player and game"))
-    rows.append(estimate_row(stats.mean(games["personal_discards"].to_numpy()),
-                             what="personal discards per player (incl. black cards)"))
-    rows.append(estimate_row(stats.proportion(int(turns["exploded"].sum()), turns.height),
-                             what="turns ending in an explosion"))
+    rows += metric_rows({"black cards received per player and game": BM.BLACKS_RECEIVED,
+                         "bangos per player and game": GAME["bangos"],
+                         "personal discards per player (incl. black cards)":
+                             GAME["personal_discards"]}, games, cluster="game_id",
+                        column="what")
+    rows += metric_rows({"turns ending in an explosion": BM.EXPLOSION_RATE}, turns,
+                        cluster="game_id", column="what")
     return pl.DataFrame(rows)
 
 
@@ -396,8 +390,7 @@ def summarize_optimal(runs: Runs) -> pl.DataFrame:
         diff = stats.paired_difference(dp["score"].to_numpy().astype(float),
                                        base["score"].to_numpy().astype(float))
         rows.append(estimate_row(diff, players=n, metric="score gain"))
-        share = (dp["is_winner"] / dp["n_winners"]).to_numpy()
-        rows.append(estimate_row(stats.mean(share), players=n, metric="win share"))
+        rows += metric_rows({"win share": BM.WIN_SHARE_MEAN}, dp, players=n)
     return pl.DataFrame(rows)
 
 
@@ -438,12 +431,8 @@ def section_optimal(runs: Runs) -> Section:
 
 
 def section_length(games_by_n: dict[int, pl.DataFrame]) -> Section:
-    rows = []
-    for n, games in games_by_n.items():
-        turns = games.filter(pl.col("seat") == 0)["turns"].to_numpy()
-        rows.append(estimate_row(stats.mean(turns), players=n, metric="player-turns"))
-        rows.append(estimate_row(stats.mean(turns / n), players=n, metric="rounds of the table"))
-    summary = pl.DataFrame(rows)
+    summary = pl.DataFrame([r for n, games in games_by_n.items() for r in metric_rows(
+        {"player-turns": GAME["turns"], "rounds of the table": BM.ROUNDS}, games, players=n)])
     table = summary.with_columns(estimate=pl.struct("value", "low", "high", "n").map_elements(
         lambda r: num(row_estimate(r), 1), return_dtype=pl.String)).pivot(
         on="metric", index="players", values="estimate")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis import stats
+from analysis import stats, summaries
 from analysis.experiment import Experiment
 from analysis.reporting import (
     Plot,
@@ -27,6 +27,7 @@ from analysis.reporting import (
     find_estimate,
     fmt_count,
     headroom,
+    metric_rows,
     new_figure,
     num,
     pct,
@@ -34,10 +35,11 @@ from analysis.reporting import (
     png,
     policy_text,
     pp,
-    ratio_pseudo,
     yerr,
 )
 from analysis.stats import Estimate
+from simulators.bianco_mano import metrics as M
+from simulators.bianco_mano.rules import BONUS_POINTS, CONTRACT_POINTS, TOTAL_POINTS
 
 PLAYER_COUNTS = (3, 4, 5)
 BONUS_DISCOUNTS = (0.5, 1.0, 2.0)  # HeuristicPolicy.bonus_discount values of section e
@@ -45,9 +47,11 @@ SHUFFLED_SEED_OFFSET = 1  # section f's shuffled arm uses seed + 1: an independe
 BASE_DEALS = 1_000_000
 BASE_GAMES = 100_000
 BASE_GAMES_OTHER = 40_000
-THRESHOLD = 45  # BM-10
-BONUS_POINTS = 5  # BM-11
+DEAL = {m.name: m for m in M.DEAL_METRICS}  # the headline metrics `simulate` prints
+POINT_RANGE = np.arange(TOTAL_POINTS + 1)  # a side's card points, 0..75 (BM-1)
+NEAR_MISS = f"{CONTRACT_POINTS - BONUS_POINTS}-{CONTRACT_POINTS - 1}"  # "40-44" (BM-10, BM-11)
 DEAL_COLUMNS = (
+    "n_players",
     "dealer",
     "taker",
     "bid_round",
@@ -128,16 +132,9 @@ def _first_dealer_label(r: int, n_players: int) -> str:
     return f"{r} ({names[r]})" if r in names else str(r)
 
 
-def _is_taken(deals: pl.DataFrame) -> np.ndarray:
-    return deals["taker"].to_numpy() >= 0
-
-
-def _is_made(deals: pl.DataFrame) -> np.ndarray:
-    return deals["outcome"].cast(pl.String).is_in(["made", "capo"]).to_numpy()
-
-
-def _is_capo(deals: pl.DataFrame) -> np.ndarray:
-    return (deals["outcome"].cast(pl.String) == "capo").to_numpy()
+def _mask(deals: pl.DataFrame, expr: pl.Expr) -> np.ndarray:
+    """A declared event (``M.TAKEN``, ``M.MADE``…) per deal, as a boolean array."""
+    return deals.select(expr.fill_null(False)).to_series().to_numpy()
 
 
 # ---------------------------------------------------------------- a. take rate by position
@@ -149,55 +146,17 @@ def summarize_take_by_position(deals: pl.DataFrame, n_players: int) -> pl.DataFr
     ``measure`` is ``share`` (of all deals), ``when asked`` (of the deals where
     the bidding reached that seat in that round) or ``all pass``.
     """
-    total = deals.height
-    taker, dealer = deals["taker"].to_numpy(), deals["dealer"].to_numpy()
-    rnd = deals["bid_round"].to_numpy()
-    pos = np.where(taker >= 0, (taker.astype(int) - dealer - 1) % n_players, -1)
-    rows = []
-    asked = total
+    pairs = []
     for r in (1, 2):
         for p in range(n_players):
-            k = int(np.count_nonzero((pos == p) & (rnd == r)))
-            label = _position_label(p, n_players)
-            rows.append(
-                estimate_row(
-                    stats.proportion(k, total),
-                    position=p,
-                    label=label,
-                    round=str(r),
-                    measure="share",
-                )
-            )
-            rows.append(
-                estimate_row(
-                    stats.proportion(k, asked),
-                    position=p,
-                    label=label,
-                    round=str(r),
-                    measure="when asked",
-                )
-            )
-            asked -= k
-    for p in range(n_players):
-        rows.append(
-            estimate_row(
-                stats.proportion(np.count_nonzero(pos == p), total),
-                position=p,
-                label=_position_label(p, n_players),
-                round="any",
-                measure="share",
-            )
-        )
-    rows.append(
-        estimate_row(
-            stats.proportion(np.count_nonzero(pos < 0), total),
-            position=-1,
-            label="nobody (all pass)",
-            round="any",
-            measure="all pass",
-        )
-    )
-    return pl.DataFrame(rows)
+            keys = {"position": p, "label": _position_label(p, n_players), "round": str(r)}
+            pairs += [({**keys, "measure": "share"}, M.taken_at(p, r)),
+                      ({**keys, "measure": "when asked"}, M.taken_when_asked(p, r))]
+    pairs += [({"position": p, "label": _position_label(p, n_players), "round": "any",
+                "measure": "share"}, M.taken_at(p)) for p in range(n_players)]
+    pairs.append(({"position": -1, "label": "nobody (all pass)", "round": "any",
+                   "measure": "all pass"}, M.ALL_PASS_RATE))
+    return pl.DataFrame(metric_rows(pairs, deals))
 
 
 def table_take_by_position(summary: pl.DataFrame, n_players: int) -> Table:
@@ -340,40 +299,31 @@ def section_take_by_position(deals: pl.DataFrame, n_players: int = 4) -> Section
 # ---------------------------------------------------------------- b. contract success
 
 
+CONTRACT_METRICS = {
+    "contract success (made or capo)": DEAL["contract_success"],
+    f"capo (all {TOTAL_POINTS} points)": DEAL["capo_rate"],
+    f"failed (< {CONTRACT_POINTS})": M.FAILURE_RATE,
+}
+
+
 def summarize_contracts(deals: pl.DataFrame) -> pl.DataFrame:
     """Success, capo and failure of taken deals; side points (n = taken deals)."""
-    taken = deals.filter(pl.col("taker") >= 0)
-    made, capo = _is_made(taken), _is_capo(taken)
-    rnd = taken["bid_round"].to_numpy()
-    side = taken["side_points"].to_numpy()
-    n = taken.height
+    by_round = metric_rows({"": DEAL["contract_success"]}, deals, by="bid_round", groups=(1, 2))
     rows = [
-        estimate_row(stats.proportion(made.sum(), n), metric="contract success (made or capo)"),
-        estimate_row(stats.proportion(capo.sum(), n), metric="capo (all 75 points)"),
-        estimate_row(stats.proportion(n - made.sum(), n), metric="failed (< 45)"),
-        estimate_row(
-            stats.proportion(made[rnd == 1].sum(), (rnd == 1).sum()),
-            metric="success, taken in round 1",
-        ),
-        estimate_row(
-            stats.proportion(made[rnd == 2].sum(), (rnd == 2).sum()),
-            metric="success, taken in round 2",
-        ),
-        estimate_row(
-            stats.proportion(((side >= THRESHOLD - BONUS_POINTS) & (side < THRESHOLD)).sum(), n),
-            metric="near miss (40-44 points)",
-        ),
-        estimate_row(stats.mean(side), metric="mean side points"),
+        *metric_rows(CONTRACT_METRICS, deals),
+        *[{**r, "metric": f"success, taken in round {r['bid_round']}"} for r in by_round],
+        *metric_rows({f"near miss ({NEAR_MISS} points)": M.NEAR_MISS,
+                      "mean side points": M.SIDE_POINTS}, deals),
     ]
-    return pl.DataFrame(rows)
+    return pl.DataFrame(rows).select("metric", "value", "low", "high", "n")
 
 
 def side_points_histogram(deals: pl.DataFrame) -> pl.DataFrame:
     """Taken deals per taker-side card-point total 0..75."""
-    side = deals.filter(pl.col("taker") >= 0)["side_points"].to_numpy()
-    return pl.DataFrame(
-        {"points": np.arange(76), "deals": np.bincount(side.astype(int), minlength=76)[:76]}
-    )
+    side = deals.filter(M.TAKEN)["side_points"].to_numpy()
+    return pl.DataFrame({"points": POINT_RANGE,
+                         "deals": np.bincount(side.astype(int),
+                                              minlength=POINT_RANGE.size)[:POINT_RANGE.size]})
 
 
 def table_contracts(summary: pl.DataFrame) -> Table:
@@ -399,14 +349,15 @@ def figure_side_points(hist: pl.DataFrame, summary: pl.DataFrame) -> bytes:
     fig, (ax,) = new_figure(9.5, 3.6)
     pts, cnt = hist["points"].to_numpy(), hist["deals"].to_numpy()
     total = max(int(cnt.sum()), 1)
-    colors = np.where(pts >= THRESHOLD, "#55A868", "#C44E52")
+    colors = np.where(pts >= CONTRACT_POINTS, "#55A868", "#C44E52")
     ax.bar(pts, cnt / total, 0.9, color=colors)
-    ax.axvline(THRESHOLD - 0.5, color="black", linestyle="--", linewidth=1)
+    ax.axvline(CONTRACT_POINTS - 0.5, color="black", linestyle="--", linewidth=1)
     ymax = (cnt / total).max() if cnt.sum() else 1.0
     box = {"facecolor": "white", "edgecolor": "none", "alpha": 0.85}
-    ax.text(THRESHOLD + 0.5, ymax * 0.97, "45: contract made", va="top", bbox=box)
-    ax.text(THRESHOLD - 1.5, ymax * 0.97, "failed", va="top", ha="right", bbox=box)
-    ax.text(75, ymax * 1.02, "capo", ha="center", va="bottom", fontsize=8)
+    ax.text(CONTRACT_POINTS + 0.5, ymax * 0.97, f"{CONTRACT_POINTS}: contract made", va="top",
+            bbox=box)
+    ax.text(CONTRACT_POINTS - 1.5, ymax * 0.97, "failed", va="top", ha="right", bbox=box)
+    ax.text(TOTAL_POINTS, ymax * 1.02, "capo", ha="center", va="bottom", fontsize=8)
     ax.set_ylim(0, ymax * 1.12)
     percent_axis(ax)
     ax.set_xlabel("taker side's card points (espion included)")
@@ -416,23 +367,24 @@ def figure_side_points(hist: pl.DataFrame, summary: pl.DataFrame) -> bytes:
         f"taker side's points, 4 players: success {pct(success)}, n={fmt_count(total)} taken deals",
         fontsize=10,
     )
-    ax.set_xlim(-1, 76)
+    ax.set_xlim(-1, TOTAL_POINTS + 1)
     return png(fig)
 
 
 def findings_contracts(summary: pl.DataFrame) -> tuple[str, ...]:
     success = find_estimate(summary, metric="contract success (made or capo)")
-    capo = find_estimate(summary, metric="capo (all 75 points)")
+    capo = find_estimate(summary, metric=f"capo (all {TOTAL_POINTS} points)")
     r1 = find_estimate(summary, metric="success, taken in round 1")
     r2 = find_estimate(summary, metric="success, taken in round 2")
-    near = find_estimate(summary, metric="near miss (40-44 points)")
+    near = find_estimate(summary, metric=f"near miss ({NEAR_MISS} points)")
     mean = find_estimate(summary, metric="mean side points")
     return (
         f"Takers make {pct(success)} of their contracts (n={fmt_count(success.n)} taken deals) and "
         f"win every point (capo) in {pct(capo)}; contracts taken in round 1 succeed "
         f"{pct(r1)} (n={fmt_count(r1.n)}), in round 2 {pct(r2)} (n={fmt_count(r2.n)}).",
         f"The taker side averages {num(mean, 1)} card points; {pct(near)} of contracts miss "
-        f"by 5 points or fewer (40-44), the band the Bianco Mano bonus can rescue (section e).",
+        f"by {BONUS_POINTS} points or fewer ({NEAR_MISS}), the band the Bianco Mano bonus can "
+        "rescue (section e).",
     )
 
 
@@ -444,16 +396,16 @@ def section_contracts(deals: pl.DataFrame) -> Section:
         title="b. Contract success and capo (4 players)",
         method=(
             "The same 4-player deals as section a, restricted to the taken ones; no bonus "
-            "(BM-10 threshold 45 of 75 card points). Wilson intervals for rates, t for the "
-            "mean."
+            f"(BM-10 threshold {CONTRACT_POINTS} of {TOTAL_POINTS} card points). Wilson "
+            "intervals for rates, t for the mean."
         ),
         tables=(table_contracts(summary),),
         plot=Plot(
             "b_side_points.png",
             figure_side_points(hist, summary),
             f"Distribution of the taker side's card points, 4 players, "
-            f"n={fmt_count(int(hist['deals'].sum()))} taken deals; the dashed line is the 45 "
-            "threshold.",
+            f"n={fmt_count(int(hist['deals'].sum()))} taken deals; the dashed line is the "
+            f"{CONTRACT_POINTS} threshold.",
         ),
         findings=findings_contracts(summary),
         summary=summary,
@@ -463,24 +415,15 @@ def section_contracts(deals: pl.DataFrame) -> Section:
 # ---------------------------------------------------------------- c. player counts
 
 PLAYER_METRICS = ("take rate", "all-pass rate", "contract success", "capo rate")
+PLAYER_METRIC_DEFS = (DEAL["take_rate"], M.ALL_PASS_RATE, DEAL["contract_success"],
+                      DEAL["capo_rate"])
 
 
 def summarize_player_counts(deals_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
-    rows = []
-    for n_players, deals in sorted(deals_by_n.items()):
-        taken, made, capo = _is_taken(deals), _is_made(deals), _is_capo(deals)
-        total, k = deals.height, int(taken.sum())
-        rows += [
-            estimate_row(stats.proportion(k, total), players=n_players, metric="take rate"),
-            estimate_row(
-                stats.proportion(total - k, total), players=n_players, metric="all-pass rate"
-            ),
-            estimate_row(
-                stats.proportion(made.sum(), k), players=n_players, metric="contract success"
-            ),
-            estimate_row(stats.proportion(capo.sum(), k), players=n_players, metric="capo rate"),
-        ]
-    return pl.DataFrame(rows)
+    deals = pl.concat([d.select(players=pl.lit(n, pl.Int64), n_players="n_players",
+                                outcome="outcome") for n, d in deals_by_n.items()])
+    return pl.DataFrame(metric_rows(dict(zip(PLAYER_METRICS, PLAYER_METRIC_DEFS, strict=True)),
+                                    deals, by="players"))
 
 
 def table_player_counts(summary: pl.DataFrame) -> Table:
@@ -603,34 +546,30 @@ def summarize_games(games_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
     ``group``: ``seat`` (index = seat), ``from first dealer`` (index = seats to
     the first dealer's left, 0 = the first dealer), ``first dealer - others``
     (score: the first dealer's score minus the mean of the other seats in the
-    same game, paired within games; win share: his win share).
+    same game, paired within games; win share: his win share), ``all seats``
+    (score over every seat, intervals clustered by game, n = seat results).
     Win shares count a shared win as 1/n_winners.
     """
+    per_seat = {"score": M.GAME_SCORE, "win share": M.WIN_SHARE}
     rows = []
     for n_players, games in sorted(games_by_n.items()):
+        games = games.with_columns(n_players=pl.lit(n_players, pl.Int64))
+        keys = {"players": n_players}
+        for group, index in (("seat", pl.col("seat")), ("from first dealer", M.FROM_FIRST_DEALER)):
+            rows += metric_rows(per_seat, games.with_columns(index=index.cast(pl.Int64)),
+                                by="index", players=n_players, group=group)
         score = _score_matrix(games, n_players, "score")
-        share = _score_matrix(games, n_players, "is_winner") / _score_matrix(
-            games, n_players, "n_winners"
-        )
         first = _score_matrix(games, n_players, "first_dealer")[:, 0].astype(int)
-        rel_index = (first[:, None] + np.arange(n_players)) % n_players
-        rel_score = np.take_along_axis(score, rel_index, axis=1)
-        rel_share = np.take_along_axis(share, rel_index, axis=1)
-        per_seat = (("seat", "score", score), ("seat", "win share", share),
-                    ("from first dealer", "score", rel_score),
-                    ("from first dealer", "win share", rel_share))
-        for s in range(n_players):
-            rows += [estimate_row(stats.mean(values[:, s]), players=n_players, group=group,
-                                  index=s, metric=metric) for group, metric, values in per_seat]
-        others = rel_score[:, 1:].mean(axis=1)
+        rel_score = np.take_along_axis(score, (first[:, None] + np.arange(n_players)) % n_players,
+                                       axis=1)
+        share = next(r for r in rows if r["players"] == n_players and r["index"] == 0
+                     and r["group"] == "from first dealer" and r["metric"] == "win share")
         rows += [
-            estimate_row(estimate, players=n_players, group=group, index=index, metric=metric)
-            for group, index, metric, estimate in (
-                ("first dealer - others", 0, "score",
-                 stats.paired_difference(rel_score[:, 0], others)),
-                ("first dealer - others", 0, "win share", stats.mean(rel_share[:, 0])),
-                ("all seats", -1, "score", stats.mean(score.mean(axis=1))),
-            )
+            estimate_row(stats.paired_difference(rel_score[:, 0], rel_score[:, 1:].mean(axis=1)),
+                         **keys, group="first dealer - others", index=0, metric="score"),
+            {**share, "group": "first dealer - others"},
+            *metric_rows({"score": M.GAME_SCORE}, games, cluster="game_id", **keys,
+                         group="all seats", index=-1),
         ]
     return pl.DataFrame(rows)
 
@@ -679,7 +618,7 @@ def tables_games(summary: pl.DataFrame) -> tuple[Table, ...]:
         )
     n_text = ", ".join(
         f"{p}p n="
-        f"{fmt_count(find_estimate(summary, players=p, group='all seats', metric='score').n)}"
+        f"{fmt_count(find_estimate(summary, players=p, group='seat', index=0, metric='score').n)}"
         for p in players
     )
     return (
@@ -837,60 +776,56 @@ def _count(k: int, n: int, **keys) -> dict:
 
 def _bonus_rows(off: pl.DataFrame, base: pl.DataFrame) -> list[dict]:
     """Bonus off against on, both with ``bonus_discount=0``, on the same deals."""
-    taken_off, taken_on = _is_taken(off), _is_taken(base)
-    both = taken_off & taken_on
-    made_off, made_on = _is_made(off), _is_made(base)
-    announced = base["bonus_announced"].to_numpy().astype(bool) & taken_on
-    rescued = both & ~made_off & made_on
-    lost = both & made_off & ~made_on
+    paired = base.with_columns(taken_without_bonus=_mask(off, M.TAKEN),
+                               made_without_bonus=_mask(off, M.MADE))
+    both = _mask(paired, M.TAKEN_BOTH)
+    made_off, made_on = _mask(off, M.MADE), _mask(base, M.MADE)
     n_both = int(both.sum())
     keys = {"part": "bonus", "d": 0.0}
+    arms = {"bonus off": off.filter(both), "bonus on": base.filter(both)}
     return [
-        _count(int(rescued.sum()), n_both, **keys, metric="failed without bonus, made with it"),
-        _count(int(lost.sum()), n_both, **keys, metric="made without bonus, failed with it"),
-        _count(int((taken_off != taken_on).sum()), off.height, **keys,
+        _count(int(_mask(paired, M.RESCUED).sum()), n_both, **keys,
+               metric="failed without bonus, made with it"),
+        _count(int(_mask(paired, M.LOST).sum()), n_both, **keys,
+               metric="made without bonus, failed with it"),
+        _count(int((_mask(off, M.TAKEN) != _mask(base, M.TAKEN)).sum()), off.height, **keys,
                metric="deals whose taking changed"),
-        estimate_row(stats.proportion(rescued.sum(), n_both), **keys,
-                     metric="rescued, share of taken deals"),
-        estimate_row(stats.proportion(made_off[both].sum(), n_both), **keys,
-                     metric="success, bonus off"),
-        estimate_row(stats.proportion(made_on[both].sum(), n_both), **keys,
-                     metric="success, bonus on"),
+        *metric_rows({"rescued, share of taken deals": M.RESCUED_RATE}, paired, **keys),
+        *[r for arm, deals in arms.items()
+          for r in metric_rows({f"success, {arm}": DEAL["contract_success"]}, deals, **keys)],
         estimate_row(stats.paired_difference(made_on[both], made_off[both]), **keys,
                      metric="success difference (on - off)"),
-        estimate_row(stats.proportion(_is_capo(off)[both].sum(), n_both), **keys,
-                     metric="capo, bonus off"),
-        estimate_row(stats.proportion(_is_capo(base)[both].sum(), n_both), **keys,
-                     metric="capo, bonus on"),
-        estimate_row(stats.proportion(announced.sum(), int(taken_on.sum())), **keys,
-                     metric="bonus announced, share of taken deals"),
-        estimate_row(stats.proportion(rescued[announced].sum(), int(announced.sum())), **keys,
-                     metric="rescued, share of announced contracts"),
+        *[r for arm, deals in arms.items()
+          for r in metric_rows({f"capo, {arm}": DEAL["capo_rate"]}, deals, **keys)],
+        *metric_rows({"bonus announced, share of taken deals": DEAL["bonus_rate"],
+                      "rescued, share of announced contracts": M.RESCUED_OF_ANNOUNCED},
+                     paired, **keys),
     ]
 
 
 def _discount_rows(on: dict[float, pl.DataFrame]) -> list[dict]:
     """Bonus on, each take-threshold discount ``d`` against ``d = 0`` on the same deals."""
     base = on[0.0]
-    taken_on = _is_taken(base)
-    made0 = taken_on & _is_made(base)
+    taken_on = _mask(base, M.TAKEN)
+    made0 = _mask(base, M.TAKEN & M.MADE)
     rows = []
     for d, deals in sorted(on.items()):
-        taken, made = _is_taken(deals), _is_made(deals)
+        taken, made = _mask(deals, M.TAKEN), _mask(deals, M.TAKEN & M.MADE)
         extra = taken & ~taken_on
         keys = {"part": "discount", "d": float(d)}
+        rate_rows = metric_rows({"take rate": DEAL["take_rate"],
+                                 "contract success": DEAL["contract_success"]}, deals, **keys)
         rows += [
-            estimate_row(stats.proportion(taken.sum(), deals.height), **keys, metric="take rate"),
+            rate_rows[0],
             estimate_row(stats.paired_difference(taken, taken_on), **keys,
                          metric="take rate vs d=0"),
-            estimate_row(stats.proportion((taken & made).sum(), taken.sum()), **keys,
-                         metric="contract success"),
-            estimate_row(stats.paired_difference(ratio_pseudo(taken & made, taken),
-                                                 ratio_pseudo(made0, taken_on)),
+            rate_rows[1],
+            estimate_row(stats.paired_ratio_difference(made, taken, made0, taken_on),
                          **keys, metric="contract success vs d=0"),
             _count(int(extra.sum()), deals.height, **keys, metric="extra takes"),
-            estimate_row(stats.proportion((extra & made).sum(), extra.sum()), **keys,
-                         metric="success of extra takes"),
+            # extra takes are the taken deals among those passed at d=0
+            *metric_rows({"success of extra takes": DEAL["contract_success"]},
+                         deals.filter(~taken_on), **keys),
             _count(int(((deals["taker"] != base["taker"]).to_numpy()).sum()), deals.height,
                    **keys, metric="deals with another taker"),
         ]
@@ -981,19 +916,19 @@ def figure_bonus(summary: pl.DataFrame, announced_points: np.ndarray) -> bytes:
     fig, axes = new_figure(11, 3.8, 3)
     ax = axes[0]
     pts = np.asarray(announced_points, dtype=int)
-    cnt = np.bincount(pts, minlength=76)[:76]
+    cnt = np.bincount(pts, minlength=POINT_RANGE.size)[:POINT_RANGE.size]
     colors = np.where(
-        np.arange(76) >= THRESHOLD,
+        POINT_RANGE >= CONTRACT_POINTS,
         "#55A868",
-        np.where(np.arange(76) >= THRESHOLD - BONUS_POINTS, "#DD8452", "#C44E52"),
+        np.where(POINT_RANGE >= CONTRACT_POINTS - BONUS_POINTS, "#DD8452", "#C44E52"),
     )
-    ax.bar(np.arange(76), cnt / max(cnt.sum(), 1), 0.9, color=colors)
-    ax.axvline(THRESHOLD - 0.5, color="black", linestyle="--", linewidth=1)
-    ax.axvline(THRESHOLD - BONUS_POINTS - 0.5, color="#DD8452", linestyle=":", linewidth=1)
+    ax.bar(POINT_RANGE, cnt / max(cnt.sum(), 1), 0.9, color=colors)
+    ax.axvline(CONTRACT_POINTS - 0.5, color="black", linestyle="--", linewidth=1)
+    ax.axvline(CONTRACT_POINTS - BONUS_POINTS - 0.5, color="#DD8452", linestyle=":", linewidth=1)
     percent_axis(ax)
-    ax.set_xlabel("card points (orange: 40-44, rescued by +5)")
+    ax.set_xlabel(f"card points (orange: {NEAR_MISS}, rescued by +{BONUS_POINTS})")
     ax.set_title(f"announced contracts: card points\n(n={fmt_count(len(pts))})", fontsize=10)
-    ax.set_xlim(-1, 76)
+    ax.set_xlim(-1, TOTAL_POINTS + 1)
 
     sweep = summary.filter(pl.col("part") == "discount").sort("d")
     off = find_estimate(summary, part="bonus", d=0.0, metric="success, bonus off")
@@ -1060,7 +995,7 @@ def findings_bonus(summary: pl.DataFrame) -> tuple[str, ...]:
 def section_bonus(off: pl.DataFrame, on: dict[float, pl.DataFrame]) -> Section:
     summary = summarize_bonus(off, on)
     base = on[0.0]
-    announced = base.filter((pl.col("taker") >= 0) & pl.col("bonus_announced"))
+    announced = base.filter(M.TAKEN & pl.col("bonus_announced"))
     return Section(
         key="e",
         title="e. The Bianco Mano bonus (BM-11)",
@@ -1090,58 +1025,36 @@ def section_bonus(off: pl.DataFrame, on: dict[float, pl.DataFrame]) -> Section:
 
 
 SHUFFLE_ARMS = ("never shuffled (BM-3)", "shuffled every deal")
-SHUFFLE_METRICS = (
-    "all-pass rate",
-    "take rate",
-    "contract success",
-    "capo rate",
-    "mean taker_dominant_count",
-)
+SHUFFLE_METRICS = {
+    "all-pass rate": M.ALL_PASS_RATE,
+    "take rate": DEAL["take_rate"],
+    "contract success": DEAL["contract_success"],
+    "capo rate": DEAL["capo_rate"],
+    "mean taker_dominant_count": M.DOMINANT_COUNT,
+}
 
 
-def _shuffle_arm(deals: pl.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray, Estimate]]:
-    """Per metric: per-game (k, m) counts for clustered intervals and the plain estimate."""
-    game = deals["game_id"].to_numpy()
-    _, g = np.unique(game, return_inverse=True)
-    n_games = int(g.max()) + 1 if g.size else 0
-    taken, made, capo = _is_taken(deals), _is_made(deals), _is_capo(deals)
-    dom = np.where(taken, deals["taker_dominant_count"].to_numpy(), 0).astype(float)
 
-    def per_game(x) -> np.ndarray:
-        return np.bincount(g, weights=np.asarray(x, dtype=float), minlength=n_games)
-
-    ones = np.ones(len(game))
-    n, k = len(game), int(taken.sum())
-    return {
-        "all-pass rate": (per_game(~taken), per_game(ones), stats.proportion(n - k, n)),
-        "take rate": (per_game(taken), per_game(ones), stats.proportion(k, n)),
-        "contract success": (
-            per_game(taken & made),
-            per_game(taken),
-            stats.proportion((taken & made).sum(), k),
-        ),
-        "capo rate": (per_game(capo), per_game(taken), stats.proportion(capo.sum(), k)),
-        "mean taker_dominant_count": (per_game(dom), per_game(taken), stats.mean(dom[taken])),
-    }
 
 
 def summarize_shuffling(never: pl.DataFrame, shuffled: pl.DataFrame) -> pl.DataFrame:
-    """Rates of the two arms (Wilson / t over deals) and their difference, never minus
-    shuffled, with a Welch interval on game-level pseudo-values (deals cluster in games)."""
-    arms = {SHUFFLE_ARMS[0]: _shuffle_arm(never), SHUFFLE_ARMS[1]: _shuffle_arm(shuffled)}
-    rows = []
-    for metric in SHUFFLE_METRICS:
-        for arm, data in arms.items():
-            rows.append(estimate_row(data[metric][2], metric=metric, arm=arm))
-        a, b = (ratio_pseudo(*arms[arm][metric][:2]) for arm in SHUFFLE_ARMS)
-        rows.append(estimate_row(stats.unpaired_difference(a, b), metric=metric, arm="difference"))
+    """Rates of the two arms and their difference, never minus shuffled; deals cluster in
+    games, so every interval is game-clustered (Welch for the difference)."""
+    frames = dict(zip(SHUFFLE_ARMS, (never, shuffled), strict=True))
+    rows = [r for arm, deals in frames.items()
+            for r in metric_rows(SHUFFLE_METRICS, deals, cluster="game_id", arm=arm)]
+    totals = {arm: summaries.cluster_totals(list(SHUFFLE_METRICS.values()), deals, "game_id")[0][1]
+              for arm, deals in frames.items()}
+    for i, metric in enumerate(SHUFFLE_METRICS):
+        diff = stats.clustered_difference(*(totals[arm][i] for arm in SHUFFLE_ARMS))
+        rows.append(estimate_row(diff, arm="difference", metric=metric))
     return pl.DataFrame(rows)
 
 
 def dominant_count_distribution(never: pl.DataFrame, shuffled: pl.DataFrame) -> pl.DataFrame:
     rows = []
     for arm, deals in zip(SHUFFLE_ARMS, (never, shuffled), strict=True):
-        dom = deals.filter(pl.col("taker") >= 0)["taker_dominant_count"].to_numpy().astype(int)
+        dom = deals.filter(M.TAKEN)["taker_dominant_count"].to_numpy().astype(int)
         cnt = np.bincount(dom, minlength=9)
         for c, k in enumerate(cnt):
             rows.append({"arm": arm, "dominant": c, "deals": int(k), "share": k / max(len(dom), 1)})
@@ -1190,7 +1103,7 @@ def table_shuffling(
 def figure_shuffling(summary: pl.DataFrame, dist: pl.DataFrame) -> bytes:
     fig, (left, right) = new_figure(10, 3.8, 2)
     colors = ("#4C72B0", "#DD8452")
-    rates = SHUFFLE_METRICS[:4]
+    rates = list(SHUFFLE_METRICS)[:4]
     x = np.arange(len(rates))
     for j, arm in enumerate(SHUFFLE_ARMS):
         est = [find_estimate(summary, metric=m, arm=arm) for m in rates]
@@ -1240,7 +1153,7 @@ def findings_shuffling(summary: pl.DataFrame) -> tuple[str, ...]:
         f"average without shuffling against {num(e('mean taker_dominant_count', shuf), 3)} "
         f"with it (difference {num(e('mean taker_dominant_count'), 3, signed=True)}). The two "
         "arms are independent samples; deals of one game are not independent, hence the "
-        "game-clustered intervals for the differences.",
+        "game-clustered intervals.",
     )
 
 
@@ -1259,9 +1172,9 @@ def section_shuffling(never: pl.DataFrame, shuffled: pl.DataFrame) -> Section:
             "Whole 4-player games (all deals, all-pass redeals and each game's shuffled "
             "first deal included) under the ruling (shuffle once, then gather and cut) and "
             "under the option shuffle_every_deal=True, played with different seeds: "
-            "independent samples. Wilson (rates) and t (mean) intervals per arm over deals; "
-            "differences with Welch intervals on per-game pseudo-values, since the deals "
-            "of one game share their cards."
+            "independent samples. The deals of one game share their cards, so every interval "
+            "is clustered by game (as tapisvert simulate prints them): Wilson with the "
+            "effective sample size for rates, t for the mean, Welch for the differences."
         ),
         tables=(table_shuffling(summary, n_games, n_deals),),
         plot=Plot(
@@ -1270,7 +1183,7 @@ def section_shuffling(never: pl.DataFrame, shuffled: pl.DataFrame) -> Section:
             f"Never shuffled (n={fmt_count(n_games[SHUFFLE_ARMS[0]])} games, "
             f"{fmt_count(never.height)} deals) versus shuffled every deal "
             f"(n={fmt_count(n_games[SHUFFLE_ARMS[1]])} games, {fmt_count(shuffled.height)} deals); "
-            "error bars are 95% Wilson intervals.",
+            "error bars are 95% game-clustered Wilson intervals.",
         ),
         findings=findings_shuffling(summary),
         summary=summary,

@@ -9,7 +9,6 @@ played by the runner; each section reads its runs' tables.
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from analysis import stats
@@ -22,12 +21,15 @@ from analysis.reporting import (
     Section,
     Table,
     formatted,
+    metric_estimate,
+    metric_rows,
     new_figure,
     percent_axis,
     png,
     policy_text,
     row_estimate,
 )
+from simulators.five_crowns import metrics as FM
 
 BASE_ROUNDS = 6_000  # per round number (a, c)
 BASE_GAMES = 2_500  # per variant (b, d)
@@ -37,6 +39,8 @@ TURNS_SHOWN = (1, 2, 3, 5, 8)
 ROUND_NUMBERS = range(1, 12)
 PLAYER_COUNTS = range(2, 8)
 VARIANTS = (("full", 1), ("express", 6))  # first_round of each variant (FC-7)
+ROUND = {m.name: m for m in FM.ROUND_METRICS}  # the headline metrics `simulate` prints
+SOLITAIRE = {m.name: m for m in FM.SOLITAIRE_METRICS}
 
 
 def _sizes(ctx: ReportContext) -> dict[str, int]:
@@ -74,29 +78,16 @@ def _fmt(e: stats.Estimate, percent: bool = True, digits: int = 1) -> str:
 
 def summarize_going_out(rounds: pl.DataFrame) -> pl.DataFrame:
     """P(someone has gone out by own turn k) per round number; k = each player's turn count."""
-    rows = []
-    for round_no, frame in rounds.group_by("round_no"):
-        turn = frame["out_player_turn"].to_numpy()
-        for k in TURNS_SHOWN:
-            e = stats.proportion(int(((turn >= 1) & (turn <= k)).sum()), frame.height)
-            rows.append({"round_no": round_no[0], "turn": k, "value": e.value, "low": e.low,
-                         "high": e.high, "n": e.n})
+    rows = metric_rows([({"turn": k}, FM.out_by_turn(k)) for k in TURNS_SHOWN], rounds,
+                       by="round_no")
     return pl.DataFrame(rows).sort("round_no", "turn")
 
 
 def summarize_penalties(rounds: pl.DataFrame, n_players: int) -> pl.DataFrame:
     """Mean penalty per player, and of the first player and the dealer, per round number."""
-    rows = []
-    for round_no, frame in rounds.group_by("round_no"):
-        pens = np.stack([frame[f"penalty_{s}"].to_numpy() for s in range(n_players)], axis=1)
-        dealer = frame["dealer"].to_numpy()
-        idx = np.arange(frame.height)
-        for who, values in (("all players", pens.mean(axis=1)),
-                            ("first player", pens[idx, (dealer + 1) % n_players]),
-                            ("dealer", pens[idx, dealer])):
-            e = stats.mean(values)
-            rows.append({"round_no": round_no[0], "who": who, "value": e.value, "low": e.low,
-                         "high": e.high, "n": e.n})
+    rows = metric_rows({"all players": ROUND["mean_penalty"],
+                        "first player": ROUND["first_penalty"],
+                        "dealer": ROUND["dealer_penalty"]}, rounds, by="round_no", column="who")
     return pl.DataFrame(rows).sort("round_no", "who")
 
 
@@ -176,16 +167,10 @@ def summarize_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -
     """Mean total and win share by position from the first dealer, per variant."""
     rows = []
     for variant, games in games_by_variant.items():
-        position = (games["seat"] - games["first_dealer"]) % n_players
-        frame = games.with_columns(position=position,
-                                   share=pl.col("is_winner") / pl.col("n_winners"))
-        for p in range(n_players):
-            part = frame.filter(pl.col("position") == p)
-            for metric, values in (("total", part["total"].to_numpy()),
-                                   ("win share", part["share"].to_numpy())):
-                e = stats.mean(values)
-                rows.append({"variant": variant, "position": p, "metric": metric,
-                             "value": e.value, "low": e.low, "high": e.high, "n": e.n})
+        frame = games.with_columns(n_players=pl.lit(n_players, pl.Int64))
+        rows += metric_rows({"total": FM.GAME_TOTAL, "win share": FM.WIN_SHARE},
+                            frame.with_columns(position=FM.FROM_FIRST_DEALER.cast(pl.Int64)),
+                            by="position", variant=variant)
     return pl.DataFrame(rows)
 
 
@@ -242,12 +227,9 @@ def section_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -> 
 def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
     rows = []
     for n_players, rounds in rounds_by_n.items():
-        pens = np.stack([rounds[f"penalty_{s}"].to_numpy() for s in range(n_players)], axis=1)
-        turn = rounds["out_player_turn"].to_numpy()
-        for metric, e in (("mean penalty", stats.mean(pens.mean(axis=1))),
-                          ("own turn of going out", stats.mean(turn[turn > 0]))):
-            rows.append({"players": n_players, "metric": metric, "value": e.value,
-                         "low": e.low, "high": e.high, "n": e.n})
+        rows += metric_rows({"mean penalty": ROUND["mean_penalty"],
+                             "own turn of going out": ROUND["out_turn"]}, rounds,
+                            players=n_players)
     summary = pl.DataFrame(rows)
     table = (summary.with_columns(estimate=_formatted_fc(False, 2))
              .pivot(on="metric", index="players", values="estimate"))
@@ -277,15 +259,11 @@ def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
 
 
 def section_solitaire(games: pl.DataFrame) -> Section:
-    win = stats.proportion(int(games["won"].sum()), games.height)
-    closed = stats.mean(games["hands_closed"].to_numpy())
-    per_hand = []
-    for h in range(11):
-        col = games[f"closed_at_{h}"].to_numpy()
-        e = stats.proportion(int((col >= 0).sum()), games.height)
-        per_hand.append({"hand": f"{h + 3} cards ({h + 3}s wild)", "value": e.value,
-                         "low": e.low, "high": e.high, "n": e.n})
-    summary = pl.DataFrame(per_hand)
+    win = metric_estimate(SOLITAIRE["win_rate"], games)
+    closed = metric_estimate(SOLITAIRE["hands_closed"], games)
+    summary = pl.DataFrame(metric_rows(
+        [({"hand": f"{h + 3} cards ({h + 3}s wild)"}, FM.hand_closed(h)) for h in range(11)],
+        games))
     table = pl.DataFrame({"metric": ["win rate", "hands closed (of 11)"],
                           "estimate": [_fmt(win), _fmt(closed, False, 2)],
                           "n": [f"{win.n:,}", f"{closed.n:,}"]})

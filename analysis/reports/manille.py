@@ -27,16 +27,17 @@ from analysis.reporting import (
     estimate_row,
     find_estimate,
     formatted,
+    metric_rows,
     new_figure,
     num,
     pct,
     percent_axis,
     png,
     policy_text,
-    ratio_pseudo,
     row_estimate,
     yerr,
 )
+from simulators.manille import metrics as MM
 from simulators.manille import rules as R
 
 BASE_DEALS = 400_000
@@ -44,6 +45,7 @@ BASE_GAMES = 30_000
 TARGETS = R.TARGETS
 NEVER = 200.0  # a contre/surcontre threshold no hand reaches: the "never counter" arm
 CHOICES = ("P", "C", "K", "T", "SA")
+DEAL = {m.name: m for m in MM.DEAL_METRICS}  # the headline metrics `simulate` prints
 DEAL_COLUMNS = ("deal_id", "dealer_passed", "trump", "sans_atout", "contre_level",
                 "taking_points", "result", "taking_score", "defence_score", "taking_margin",
                 "chooser_trumps")
@@ -100,36 +102,31 @@ def _display(summary: pl.DataFrame, keys: list[str], percent_words: str,
         pl.Series("n", [f"{v:,}" for v in summary["n"]]))
 
 
-def _made(deals: pl.DataFrame) -> np.ndarray:
-    return (deals["result"] == "taking").to_numpy()
-
-
 # ---------------------------------------------------------------- a. who names, and how it fares
 
 
 def summarize_choices(deals: pl.DataFrame) -> pl.DataFrame:
     """Per chooser (dealer, partner) and trump: share of deals, success, mean net score."""
-    rows = []
-    n = deals.height
-    passed = deals["dealer_passed"].to_numpy()
-    rows.append(estimate_row(stats.proportion(int((~passed).sum()), n),
-                             who="dealer", trump="all", measure="share of deals"))
-    rows.append(estimate_row(stats.proportion(int(passed.sum()), n),
-                             who="partner", trump="all", measure="share of deals"))
-    trump = deals["trump"].cast(pl.String).to_numpy()
-    made = _made(deals)
-    margin = deals["taking_margin"].to_numpy()
-    for who, rows_of in (("dealer", ~passed), ("partner", passed)):
-        for choice in (*CHOICES, "all"):
-            keep = rows_of & ((trump == choice) | (choice == "all"))
-            if choice != "all":
-                rows.append(estimate_row(stats.proportion(int(keep.sum()), int(rows_of.sum())),
-                                         who=who, trump=choice, measure="share of choices"))
-            rows.append(estimate_row(stats.proportion(int(made[keep].sum()), int(keep.sum())),
-                                     who=who, trump=choice, measure="above 34"))
-            rows.append(estimate_row(stats.mean(margin[keep]), who=who, trump=choice,
-                                     measure="net score"))
-    return pl.DataFrame(rows)
+    deals = deals.with_columns(
+        who=pl.when(pl.col("dealer_passed")).then(pl.lit("partner")).otherwise(pl.lit("dealer")),
+        trump=pl.col("trump").cast(pl.String))
+    rows = metric_rows([({"who": "dealer"}, DEAL["dealer_names"]),
+                        ({"who": "partner"}, MM.PARTNER_NAMES)], deals,
+                       trump="all", measure="share of deals")
+    who = ("dealer", "partner")
+    fares = {"above 34": DEAL["taking_success"], "net score": DEAL["taking_margin"]}
+    found = [
+        *metric_rows([({"trump": c, "measure": "share of choices"}, MM.trump_named(c))
+                      for c in CHOICES], deals, by="who", groups=who),
+        *metric_rows(fares, deals, by=["who", "trump"], column="measure",
+                     groups=[(w, c) for w in who for c in CHOICES]),
+        *metric_rows(fares, deals, by="who", column="measure", trump="all", groups=who),
+    ]
+    trumps = (*CHOICES, "all")
+    measures = ("share of choices", "above 34", "net score")
+    found.sort(key=lambda r: (who.index(r["who"]), trumps.index(r["trump"]),
+                              measures.index(r["measure"])))
+    return pl.DataFrame(rows + found)
 
 
 def section_choices(deals: pl.DataFrame) -> Section:
@@ -188,19 +185,16 @@ def section_choices(deals: pl.DataFrame) -> Section:
 
 def summarize_sans_atout(deals: pl.DataFrame) -> pl.DataFrame:
     """How often sans atout is named and how it fares against a trump suit."""
-    sa = deals["sans_atout"].to_numpy()
-    made = _made(deals)
-    margin = deals["taking_margin"].to_numpy()
-    points = deals["taking_points"].to_numpy()
-    rows = [estimate_row(stats.proportion(int(sa.sum()), deals.height), mode="sans atout",
-                         measure="share of deals")]
-    for mode, keep in (("sans atout", sa), ("trump suit", ~sa)):
-        rows.append(estimate_row(stats.proportion(int(made[keep].sum()), int(keep.sum())),
-                                 mode=mode, measure="above 34"))
-        rows.append(estimate_row(stats.mean(points[keep]), mode=mode,
-                                 measure="taking team's points (of 68)"))
-        rows.append(estimate_row(stats.mean(margin[keep]), mode=mode, measure="net score"))
-    return pl.DataFrame(rows)
+    deals = deals.with_columns(mode=pl.when(pl.col("sans_atout")).then(pl.lit("sans atout"))
+                               .otherwise(pl.lit("trump suit")))
+    fares = {"above 34": DEAL["taking_success"], "taking team's points (of 68)": MM.TAKING_POINTS,
+             "net score": DEAL["taking_margin"]}
+    return pl.DataFrame([
+        *metric_rows({"share of deals": DEAL["sans_atout_rate"]}, deals, column="measure",
+                     mode="sans atout"),
+        *metric_rows(fares, deals, by="mode", column="measure",
+                     groups=("sans atout", "trump suit")),
+    ])
 
 
 def section_sans_atout(deals: pl.DataFrame) -> Section:
@@ -237,15 +231,11 @@ def section_sans_atout(deals: pl.DataFrame) -> Section:
 
 def summarize_contre(deals: pl.DataFrame, never: pl.DataFrame) -> pl.DataFrame:
     """Contre and surcontre rates; the defence's gain against never countering, paired."""
-    level = deals["contre_level"].to_numpy()
-    n = deals.height
-    rows = [estimate_row(stats.proportion(int((level >= 1).sum()), n), measure="contre rate"),
-            estimate_row(stats.proportion(int((level == 2).sum()), int((level >= 1).sum())),
-                         measure="surcontre rate after a contre")]
-    contred = level >= 1
-    made = _made(deals)
-    rows.append(estimate_row(stats.proportion(int((~made[contred]).sum()), int(contred.sum())),
-                             measure="contre wins (taking team not above 34)"))
+    rows = metric_rows({"contre rate": DEAL["contre_rate"],
+                        "surcontre rate after a contre": MM.SURCONTRE_AFTER_CONTRE,
+                        "contre wins (taking team not above 34)": MM.CONTRE_WINS}, deals,
+                       column="measure")
+    contred = deals.select(pl.col("contre_level") >= 1).to_series().to_numpy()
     if not (deals["deal_id"] == never["deal_id"]).all():
         raise ValueError("the two arms of section c must hold the same deals")
     defence = (deals["defence_score"] - deals["taking_score"]).to_numpy()
@@ -298,39 +288,31 @@ def section_contre(deals: pl.DataFrame, never: pl.DataFrame) -> Section:
 # ---------------------------------------------------------------- d, e. edge per deal and draws
 
 
-def _game_taking_share(game_deals: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Per game: points scored by the taking sides, and all points scored."""
+def _game_taking_share(game_deals: pl.DataFrame) -> stats.ClusterTotals:
+    """Points scored by the taking sides over all points scored, as per-game totals."""
     per_game = game_deals.group_by("game_id").agg(
         pl.col("taking_score").cast(pl.Int64).sum().alias("taking"),
         (pl.col("taking_score").cast(pl.Int64) + pl.col("defence_score")).sum().alias("all"),
-    ).sort("game_id")
-    return per_game["taking"].to_numpy(), per_game["all"].to_numpy()
+    )
+    return stats.ClusterTotals.of(per_game["taking"], per_game["all"])
 
 
 def summarize_edge(deals: pl.DataFrame, games_by_target: dict[int, pl.DataFrame]) -> pl.DataFrame:
     """Taking side's edge per deal, share of game points scored while taking, 34-34 draws."""
-    made = _made(deals)
-    draw = (deals["result"] == "draw").to_numpy()
-    rows = [
-        estimate_row(stats.proportion(int(made.sum()), deals.height), scope="deal",
-                     measure="taking team above 34"),
-        estimate_row(stats.proportion(int(draw.sum()), deals.height), scope="deal",
-                     measure="34-34 draw"),
-        estimate_row(stats.mean(deals["taking_margin"].to_numpy()), scope="deal",
-                     measure="taking team's net score"),
-        estimate_row(stats.mean(deals["taking_points"].to_numpy()), scope="deal",
-                     measure="taking team's points (of 68)"),
-    ]
+    rows = metric_rows({"taking team above 34": DEAL["taking_success"],
+                        "34-34 draw": DEAL["draw_rate"],
+                        "taking team's net score": DEAL["taking_margin"],
+                        "taking team's points (of 68)": MM.TAKING_POINTS}, deals,
+                       column="measure", scope="deal")
     for target, game_deals in games_by_target.items():
-        taking, total = _game_taking_share(game_deals)
-        rows.append(estimate_row(stats.mean(ratio_pseudo(taking, total)),
+        # a ratio of two sums over games (points, not rows): no Metric kind, the same
+        # game-clustered estimator evaluate uses
+        totals = _game_taking_share(game_deals)  # n: games, not points
+        rows.append(estimate_row(stats.clustered(totals, "mean")._replace(n=totals.g),
                                  scope=f"game to {target}",
                                  measure="share of game points scored while taking"))
-        per_game = game_deals.group_by("game_id").agg(
-            (pl.col("result") == "draw").sum().alias("draws"), pl.len().alias("deals"))
-        rows.append(estimate_row(stats.mean(ratio_pseudo(per_game["draws"].to_numpy(),
-                                                         per_game["deals"].to_numpy())),
-                                 scope=f"game to {target}", measure="34-34 draw"))
+        rows += metric_rows({"34-34 draw": DEAL["draw_rate"]}, game_deals, cluster="game_id",
+                            column="measure", scope=f"game to {target}")
     return pl.DataFrame(rows)
 
 
@@ -359,7 +341,8 @@ def section_edge(deals: pl.DataFrame, games_by_target: dict[int, pl.DataFrame]) 
         key="edge", title="d, e. The taking side's edge; the 34-34 draw (MA-6)",
         method="Per deal: the deals of section a. Per game: whole games to each target; the "
                "share of a game's points scored while taking, pooled over games as a ratio "
-               "with a delta-method t interval (games are the units).",
+               "with a delta-method t interval (games are the units); the per-game draw rate "
+               "with a game-clustered Wilson interval, as tapisvert simulate prints it.",
         tables=(Table("Taking side's edge and draws.", table),),
         plot=Plot("d_edge.png", png(fig), "Share of game points scored by the taking side, "
                   "per target; bars: 95% intervals; dashes: half."),
@@ -374,14 +357,14 @@ def summarize_games(games_by_target: dict[int, pl.DataFrame]) -> pl.DataFrame:
     rows = []
     for target, games in games_by_target.items():
         length = games["n_deals"].to_numpy()
-        rows.append(estimate_row(stats.mean(length), target=target, measure="deals per game"))
+        rows += metric_rows({"deals per game": MM.GAME_LENGTH}, games, column="measure",
+                            target=target)
         for q in (0.1, 0.5, 0.9):
             value = float(np.quantile(length, q))
             rows.append({"target": target, "measure": f"deals, {int(q * 100)}th percentile",
                          "value": value, "low": value, "high": value, "n": len(length)})
-        wins = int(games["first_dealer_team_wins"].sum())
-        rows.append(estimate_row(stats.proportion(wins, games.height), target=target,
-                                 measure="first dealer's team wins"))
+        rows += metric_rows({"first dealer's team wins": MM.FIRST_DEALER_TEAM_WINS}, games,
+                            column="measure", target=target)
     return pl.DataFrame(rows)
 
 

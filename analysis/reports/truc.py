@@ -25,6 +25,7 @@ from analysis.reporting import (
     Table,
     estimate_row,
     find_estimate,
+    metric_rows,
     new_figure,
     num,
     pct,
@@ -34,6 +35,7 @@ from analysis.reporting import (
     row_estimate,
     yerr,
 )
+from simulators.truc import metrics as M
 from simulators.truc.exact import CATEGORIES, fixed_order_distribution
 from simulators.truc.policies import OrderedPolicy, RandomPolicy
 
@@ -42,6 +44,8 @@ BASE_MATCHES = 20_000
 BASE_ORDERED = 200_000
 EXPLOIT_MIN_SCALE = 0.5  # section g needs the solved tree: minutes, so only in real reports
 SCORE_BUCKETS = ((0, 5), (6, 8), (9, 10), (11, 11))
+BUCKET_NAMES = [f"{low}-{high}" if low != high else str(low) for low, high in SCORE_BUCKETS]
+DEAL = {m.name: m for m in M.DEAL_METRICS}  # the headline metrics `simulate` prints
 DEAL_COLUMNS = ("deal_id", "dealer", "winner", "outcome", "delta_0", "delta_1", "hands_dealt",
                 "asks_nondealer", "asks_dealer", "pourri_tricks", "proposals", "bancos",
                 "counter_bancos", "points", "tricks_played")
@@ -93,16 +97,13 @@ def _display(summary: pl.DataFrame, keys: list[str], percent: bool | str = True,
 
 
 def _seat0_net(deals: pl.DataFrame) -> np.ndarray:
-    return (deals["delta_0"].cast(pl.Int16) - deals["delta_1"]).to_numpy()
+    return deals.select(M.SEAT0_NET).to_series().to_numpy()
 
 
-def _nondealer_net(deals: pl.DataFrame) -> np.ndarray:
-    net0 = _seat0_net(deals)
-    return np.where(deals["dealer"].to_numpy() == 0, -net0, net0)
 
 
-def _scored(deals: pl.DataFrame) -> np.ndarray:
-    return deals["outcome"].cast(pl.String).is_in(["played", "refused"]).to_numpy()
+
+
 
 
 # ---------------------------------------------------------------- a. the non-dealer's edge
@@ -110,16 +111,12 @@ def _scored(deals: pl.DataFrame) -> np.ndarray:
 
 def summarize_edge(deals: pl.DataFrame, matches: pl.DataFrame) -> pl.DataFrame:
     """Non-dealer's win rate and net points per deal; the first non-dealer's match wins."""
-    scored = _scored(deals)
-    nd_wins = (deals["winner"].to_numpy() == 1 - deals["dealer"].to_numpy())
-    first_nd_wins = matches["winner"].to_numpy() != matches["first_dealer"].to_numpy()
     return pl.DataFrame([
-        estimate_row(stats.proportion(int(nd_wins[scored].sum()), int(scored.sum())),
-                     scope="deal", measure="non-dealer wins a scored deal"),
-        estimate_row(stats.mean(_nondealer_net(deals)), scope="deal",
-                     measure="non-dealer's net points per deal"),
-        estimate_row(stats.proportion(int(first_nd_wins.sum()), matches.height),
-                     scope="match", measure="first non-dealer wins the match"),
+        *metric_rows({"non-dealer wins a scored deal": DEAL["non_dealer_wins"],
+                      "non-dealer's net points per deal": DEAL["non_dealer_net"]}, deals,
+                     column="measure", scope="deal"),
+        *metric_rows({"first non-dealer wins the match": M.FIRST_NON_DEALER_WINS}, matches,
+                     column="measure", scope="match"),
     ])
 
 
@@ -158,20 +155,13 @@ def section_edge(deals: pl.DataFrame, matches: pl.DataFrame) -> Section:
 
 def summarize_call(deals: pl.DataFrame, never: pl.DataFrame) -> pl.DataFrame:
     """Ask rates per role, redeals, abandoned deals; seat 0's gain from asking (paired)."""
-    n = deals.height
-    asks_nd = deals["asks_nondealer"].to_numpy()
-    asks_d = deals["asks_dealer"].to_numpy()
-    rows = [
-        estimate_row(stats.proportion(int((asks_nd > 0).sum()), n),
-                     measure="non-dealer asks for new cards (first hand)"),
-        estimate_row(stats.proportion(int((asks_d > 0).sum()), int((asks_nd > 0).sum())),
-                     measure="dealer asks too, after the non-dealer asked"),
-        estimate_row(stats.proportion(int((deals["hands_dealt"] > 1).sum()), n),
-                     measure="new hands dealt"),
-        estimate_row(stats.proportion(int((deals["outcome"] == "abandoned").sum()), n),
-                     measure="deal abandoned, stock short"),
-        estimate_row(stats.mean(deals["hands_dealt"].to_numpy()), measure="hands dealt per deal"),
-    ]
+    rows = metric_rows({
+        "non-dealer asks for new cards (first hand)": M.NON_DEALER_ASKS,
+        "dealer asks too, after the non-dealer asked": M.DEALER_ASKS_TOO,
+        "new hands dealt": DEAL["new_cards"],
+        "deal abandoned, stock short": DEAL["abandoned"],
+        "hands dealt per deal": M.HANDS_DEALT,
+    }, deals, column="measure")
     if not (deals["deal_id"] == never["deal_id"]).all():
         raise ValueError("the two arms of section b must hold the same deals")
     rows.append(estimate_row(stats.paired_difference(_seat0_net(deals), _seat0_net(never)),
@@ -218,24 +208,16 @@ def section_call(deals: pl.DataFrame, never: pl.DataFrame) -> Section:
 
 def summarize_pourri(deals: pl.DataFrame, ordered: pl.DataFrame) -> pl.DataFrame:
     """Pourri and null rates under the base policy; fixed-order play against the exact values."""
-    n = deals.height
-    rows = [
-        estimate_row(stats.proportion(int((deals["pourri_tricks"] > 0).sum()), n),
-                     play="base policy", measure="deal with a pourri trick", exact=None),
-        estimate_row(stats.proportion(int((deals["outcome"] == "null").sum()), n),
-                     play="base policy", measure="null deal (three pourri)", exact=None),
-    ]
+    rows = metric_rows({"deal with a pourri trick": DEAL["pourri_deal"],
+                        "null deal (three pourri)": DEAL["null_deal"]}, deals,
+                       column="measure", play="base policy", exact=None)
     exact = fixed_order_distribution(True, True)
-    winner, dealer = ordered["winner"].to_numpy(), ordered["dealer"].to_numpy()
-    tricks = ordered["tricks_played"].to_numpy()
-    role = np.where(winner < 0, "null", np.where(winner == dealer, "dealer", "non_dealer"))
-    for key in CATEGORIES:
-        k = int(((role == key[0]) & (tricks == key[1])).sum())
-        label = ("null deal" if key[0] == "null"
-                 else f"{key[0].replace('_', '-')} wins in {key[1]} tricks")
-        rows.append(estimate_row(stats.proportion(k, ordered.height),
-                                 play="strongest first, no proposal", measure=label,
-                                 exact=float(exact[key])))
+    rows += metric_rows(
+        [({"measure": "null deal" if role == "null"
+           else f"{role.replace('_', '-')} wins in {tricks} tricks",
+           "exact": float(exact[role, tricks])}, M.won_in(role, tricks))
+         for role, tricks in CATEGORIES],
+        ordered, play="strongest first, no proposal")
     return pl.DataFrame(rows)
 
 
@@ -282,37 +264,35 @@ def section_pourri(deals: pl.DataFrame, ordered: pl.DataFrame) -> Section:
 # ---------------------------------------------------------------- d. proposals by score
 
 
-def _bucket(score: np.ndarray) -> np.ndarray:
-    out = np.empty(score.shape, dtype=object)
-    for low, high in SCORE_BUCKETS:
-        out[(score >= low) & (score <= high)] = f"{low}-{high}" if low != high else str(low)
-    return out
+def _bucket() -> pl.Expr:
+    """The bucket of the leading manche score before the deal."""
+    top = pl.max_horizontal("score_0", "score_1")
+    expr = pl.lit(None, pl.String)
+    for (low, high), name in zip(SCORE_BUCKETS, BUCKET_NAMES, strict=True):
+        expr = pl.when(top.is_between(low, high)).then(pl.lit(name)).otherwise(expr)
+    return expr
 
 
 def summarize_proposals(match_deals: pl.DataFrame) -> pl.DataFrame:
-    """Per bucket of the leading score: proposals, refusals, bancos and counter-bancos."""
-    top = np.maximum(match_deals["score_0"].to_numpy(), match_deals["score_1"].to_numpy())
-    bucket = _bucket(top)
-    proposals = match_deals["proposals"].to_numpy()
-    refused = (match_deals["outcome"] == "refused").to_numpy()
-    rows = []
-    for low, high in SCORE_BUCKETS:
-        name = f"{low}-{high}" if low != high else str(low)
-        keep = bucket == name
-        n = int(keep.sum())
-        made = int(proposals[keep].sum())
-        rows += [
-            estimate_row(stats.proportion(int((proposals[keep] > 0).sum()), n), score=name,
-                         measure="deal with a proposal"),
-            estimate_row(stats.proportion(made - int(refused[keep].sum()), made), score=name,
-                         measure="proposal accepted"),
-            estimate_row(stats.proportion(int((match_deals["bancos"].to_numpy()[keep] > 0)
-                                              .sum()), n), score=name,
-                         measure="deal with a banco"),
-            estimate_row(stats.proportion(int((match_deals["counter_bancos"].to_numpy()[keep]
-                                               > 0).sum()), n), score=name,
-                         measure="deal with a counter-banco"),
-        ]
+    """Per bucket of the leading score: proposals, refusals, bancos and counter-bancos.
+
+    The deals of one match are not independent: intervals are clustered by match.
+    """
+    deals = match_deals.with_columns(score=_bucket())
+    proposals = (deals.filter(pl.col("proposals") > 0)
+                 .with_columns(i=pl.int_ranges(0, pl.col("proposals"))).explode("i")
+                 .with_columns(refused=(pl.col("outcome") == "refused")
+                               & (pl.col("i") == pl.col("proposals") - 1)))
+    per_deal = metric_rows({"deal with a proposal": DEAL["proposal_deal"],
+                            "deal with a banco": DEAL["banco_deal"],
+                            "deal with a counter-banco": DEAL["counter_banco_deal"]}, deals,
+                           by="score", column="measure", cluster="match_id")
+    accepted = metric_rows({"proposal accepted": M.PROPOSAL_ACCEPTED}, proposals, by="score",
+                           column="measure", cluster="match_id")
+    order = {m: i for i, m in enumerate(("deal with a proposal", "proposal accepted",
+                                         "deal with a banco", "deal with a counter-banco"))}
+    rows = sorted(per_deal + accepted,
+                  key=lambda r: (BUCKET_NAMES.index(r["score"]), order[r["measure"]]))
     return pl.DataFrame(rows)
 
 
@@ -343,7 +323,9 @@ def section_proposals(match_deals: pl.DataFrame) -> Section:
         key="proposals", title="d. Proposals, acceptances and bancos by score (TR-4, TR-5)",
         method="Every deal of whole matches, grouped by the higher of the two manche scores "
                "before the deal. 'Accepted' counts proposals not refused (a refusal ends the "
-               "deal, so each refused deal holds exactly one). Wilson intervals.",
+               "deal, so each refused deal holds exactly one). The deals of one match are not "
+               "independent: Wilson intervals with the match-clustered effective sample size, "
+               "as tapisvert simulate truc --unit matches prints them.",
         tables=(Table(f"By leading score (n={match_deals.height:,} deals).", table),),
         plot=Plot("d_proposals.png", png(fig), "Acceptance and banco rates by leading score; "
                   "bars: 95% intervals."),
@@ -361,7 +343,8 @@ def summarize_bluff(deals: pl.DataFrame, no_bluff: pl.DataFrame) -> pl.DataFrame
     return pl.DataFrame([
         estimate_row(stats.paired_difference(a, b), measure="gain per deal, paired"),
         estimate_row(stats.unpaired_difference(a, b), measure="same gain, unpaired interval"),
-        estimate_row(stats.mean(b), measure="seat 0 net per deal without bluffing"),
+        *metric_rows({"seat 0 net per deal without bluffing": M.SEAT0_NET_MEAN}, no_bluff,
+                     column="measure"),
     ])
 
 
@@ -402,15 +385,14 @@ def section_bluff(deals: pl.DataFrame, no_bluff: pl.DataFrame, base) -> Section:
 def summarize_length(matches: pl.DataFrame, manches: pl.DataFrame) -> pl.DataFrame:
     """Deals per match and per manche, quantiles, and how often a match goes to three."""
     deals = matches["deals"].to_numpy()
-    rows = [estimate_row(stats.mean(deals), measure="deals per match"),
-            estimate_row(stats.mean(manches["deals"].to_numpy()), measure="deals per manche")]
+    rows = [*metric_rows({"deals per match": M.DEALS_PER_MATCH}, matches, column="measure"),
+            *metric_rows({"deals per manche": M.DEALS_PER_MANCHE}, manches, column="measure")]
     for q in (0.1, 0.5, 0.9):
         value = float(np.quantile(deals, q))
         rows.append({"measure": f"deals per match, {int(q * 100)}th percentile", "value": value,
                      "low": value, "high": value, "n": len(deals)})
-    three = (matches["manches_0"] + matches["manches_1"] == 3).to_numpy()
-    rows.append(estimate_row(stats.proportion(int(three.sum()), len(three)),
-                             measure="match goes to a third manche"))
+    rows += metric_rows({"match goes to a third manche": M.THIRD_MANCHE}, matches,
+                        column="measure")
     return pl.DataFrame(rows)
 
 

@@ -30,6 +30,31 @@ ROUND_METRICS: tuple[Metric, ...] = (
          pl.concat_list(PENALTIES).list.get(pl.col("dealer").cast(pl.Int64))),
 )
 
+# ---------------------------------------------------------------- the report's figures
+# (analysis/reports/five_crowns.py evaluates them by round number, position, player count)
+
+
+def out_by_turn(k: int) -> Metric:
+    """Share of rounds where someone has gone out by his own turn ``k`` (FC-5)."""
+    return rate(f"out_by_turn_{k}", f"out by turn {k}",
+                WENT_OUT & (pl.col("out_player_turn") <= k))
+
+
+# Whole games: the games table (one row per game and seat); ``n_players`` added by the reader.
+FROM_FIRST_DEALER = (pl.col("seat") - pl.col("first_dealer")) % pl.col("n_players")
+"""Seats to the first dealer's left: 0 = the first dealer, 1 = the first to play (FC-3)."""
+GAME_TOTAL = mean("game_total", "game total", pl.col("total"),
+                  doc="a seat's penalty total over the game's rounds (FC-7)")
+WIN_SHARE = mean("win_share", "win share",
+                 pl.col("is_winner").cast(pl.Float64) / pl.col("n_winners"),
+                 doc="a seat's share of the win, 1/k for a k-way tie (FC-7)")
+
+
+def hand_closed(h: int) -> Metric:
+    """Share of solitaire games closing hand ``h`` (0 = the 3-card hand, FC-8)."""
+    return rate(f"hand_{h}_closed", f"hand {h + 3} closed", pl.col(f"closed_at_{h}") >= 0)
+
+
 SOLITAIRE_METRICS: tuple[Metric, ...] = (
     rate("win_rate", "solitaire won", pl.col("won"),
          doc="share of solitaire games where all 11 hands close (FC-8)"),

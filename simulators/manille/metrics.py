@@ -33,6 +33,32 @@ DEAL_METRICS: tuple[Metric, ...] = (
          doc="mean of the taking team's deal score minus the defence's (MA-6 points)"),
 )
 
+# ---------------------------------------------------------------- the report's figures
+# (analysis/reports/manille.py evaluates them, grouped by chooser, trump or mode)
+
+PARTNER_NAMES = rate("partner_names", "partner names the trump", pl.col("dealer_passed"),
+                     doc="share of deals where the dealer passes and his partner names (MA-3)")
+TAKING_POINTS = mean("taking_points", "taking team's card points", pl.col("taking_points"),
+                     doc="the taking team's card points, of 68 (MA-6)")
+SURCONTRE_AFTER_CONTRE = rate("surcontre_after_contre", "surcontre after a contre",
+                              pl.col("contre_level") == 2, where=pl.col("contre_level") >= 1,
+                              doc="share of contred deals the taking team surcontres (MA-4)")
+CONTRE_WINS = rate("contre_wins", "contre wins", ~MADE, where=pl.col("contre_level") >= 1,
+                   doc="share of contred deals where the taking team does not end above 34")
+
+
+def trump_named(choice: str) -> Metric:
+    """Share of deals whose trump is ``choice`` (``P C K T`` or ``SA``, MA-3)."""
+    return rate(f"trump_{choice}", f"{choice} named", pl.col("trump").cast(pl.String) == choice)
+
+
+# Whole games: the games table.
+GAME_LENGTH = mean("game_length", "deals per game", pl.col("n_deals"),
+                   doc="deals played until a team reaches the target (MA-2)")
+FIRST_DEALER_TEAM_WINS = rate("first_dealer_team_wins", "first dealer's team wins",
+                              pl.col("first_dealer_team_wins"),
+                              doc="share of games won by the first dealer's team (MA-2)")
+
 _PLAYED = pl.col("made").is_not_null()
 
 
