@@ -225,26 +225,10 @@ def dead_values(obs: BangoObs) -> np.ndarray:
     return (dead * VALUE_BIT).sum(axis=1).astype(np.int32)
 
 
-def dead_cards(obs: BangoObs) -> np.ndarray:
-    """(N, 55) bool: held kinds worth shedding: blacks, and values held twice or more."""
-    coloured = obs.hand[:, :R.N_COLOURED_KINDS].reshape(-1, R.N_COLOURS, R.N_VALUES)
-    doubled = np.tile(coloured.sum(axis=1) >= 2, R.N_COLOURS)
-    return (obs.hand > 0) & np.concatenate([doubled, np.ones((len(obs.seat), R.N_VALUES),
-                                                             bool)], axis=1)
-
-
 def _value_kinds(value: np.ndarray) -> np.ndarray:
     """(N, 5) the kinds of each row's value, colours 0..3 then black."""
     return (np.asarray(value, dtype=np.int64) - 1)[:, None] + R.N_VALUES * np.arange(
         R.N_COLOURS + 1)
-
-
-def _kind_of_value(hand_ok: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """The highest kind (blacks first) of ``value`` allowed by (N, 55) ``hand_ok``, or -1."""
-    kinds = _value_kinds(value)
-    ok = hand_ok[np.arange(len(kinds))[:, None], kinds]
-    last = R.N_COLOURS - np.argmax(ok[:, ::-1], axis=1)
-    return np.where(ok.any(axis=1), kinds[np.arange(len(kinds)), last], -1).astype(I8)
 
 
 def held_kind(hand: np.ndarray, value: np.ndarray) -> np.ndarray:

@@ -40,7 +40,8 @@ def popcount(mask: np.ndarray) -> np.ndarray:
 def lowest_bit(mask: np.ndarray) -> np.ndarray:
     """Mask keeping only the lowest set bit (0 where the mask is empty)."""
     mask = np.asarray(mask, dtype=U32)
-    return mask & (~mask + ONE)
+    # mask - 1 clears the lowest bit and sets those below it; 0 stays 0 (no uint32 wrap)
+    return mask & ~(mask - (mask != 0).astype(U32))
 
 
 def highest_bit(mask: np.ndarray) -> np.ndarray:
@@ -54,7 +55,7 @@ def highest_bit(mask: np.ndarray) -> np.ndarray:
 def bit_index(onehot: np.ndarray) -> np.ndarray:
     """Index of the single set bit of each one-hot mask (-1 where empty), as int8."""
     onehot = np.asarray(onehot, dtype=U32)
-    idx = np.bitwise_count(onehot - ONE).astype(np.int8)
+    idx = np.bitwise_count(onehot - (onehot != 0).astype(U32)).astype(np.int8)  # no 0 - 1 wrap
     return np.where(onehot == 0, np.int8(-1), idx)
 
 

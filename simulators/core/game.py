@@ -65,7 +65,7 @@ the conformance suite:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
@@ -398,10 +398,3 @@ def make_policy_attribute(module: str, game_module: str) -> Callable[[str], Any]
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
-
-
-def policy_sequence(policies: Any) -> list:
-    """One policy or a sequence of policies as a list (helper for hooks)."""
-    if isinstance(policies, Sequence) and not isinstance(policies, str):
-        return list(policies)
-    return [policies]

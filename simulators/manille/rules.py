@@ -99,16 +99,6 @@ def card_points(c: int) -> int:
     return POINTS[rank_of(c)]
 
 
-def next_seat(seat: int) -> int:
-    """The seat that plays after ``seat``: the one on its right (counter-clockwise, MA-5)."""
-    return (seat - 1) % N_SEATS
-
-
-def partner_of(seat: int) -> int:
-    """The partner sitting face to face."""
-    return (seat + 2) % N_SEATS
-
-
 SUIT_MASK = tuple(sum(1 << card(r, s) for r in range(N_RANKS)) for s in range(N_SUITS))
 RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
 ALL_CARDS = (1 << N_CARDS) - 1

@@ -286,10 +286,6 @@ class _TrucHooks:
         """``a[rows]``; ``a`` itself (a view, no copy) when every row is asked."""
         return a if rows is self.every else np.take(a, rows, axis=0)
 
-    def _sub(self, rows: np.ndarray, at: np.ndarray) -> np.ndarray:
-        """``rows[at]``, keeping the all-rows marker when ``at`` is every row."""
-        return rows if at.size == rows.size else rows[at]
-
     def _noise(self, decision: int, rows: np.ndarray):
         if self.noise is None:
             return None

@@ -20,6 +20,7 @@ import polars as pl
 from analysis.compare import compare, sweep
 from analysis.experiment import Experiment
 from simulators.bianco_mano import HeuristicPolicy
+from simulators.core import bits
 from simulators.core.params import param
 
 HERE = Path(__file__).parent
@@ -32,8 +33,7 @@ class Greedy(HeuristicPolicy):
     margin: int = param(0, low=0, high=8, doc="unused example parameter")
 
     def play(self, obs):  # lowest card index = strongest card (rank-major encoding)
-        lowest = obs.legal & (~obs.legal + np.uint32(1))
-        return np.bitwise_count(lowest - np.uint32(1)).astype(np.int8)
+        return bits.bit_index(bits.lowest_bit(obs.legal))
 
 
 def test_custom_policy_compared_from_python_and_command_line_with_two_workers(tmp_path):

@@ -20,7 +20,7 @@ import numpy as np
 
 from simulators.truc.solver import cfr
 from simulators.truc.solver.cache import cache_dir, save_npz
-from simulators.truc.solver.cfr import _down_args, _scratch, _value_args, evaluate, solve
+from simulators.truc.solver.cfr import _down_args, _scratch, _value_args, solve
 from simulators.truc.solver.deal import TREE_VERSION, DealSpec, DealTree, build_deal_tree
 
 SOLVER_VERSION = TREE_VERSION  # bump TREE_VERSION when the tree changes a stored strategy
@@ -81,13 +81,6 @@ def _store(path: Path, solved: SolvedDeal) -> None:
     save_npz(path, strategy=solved.strategy.astype(np.float32),
              curve=np.array(solved.curve, dtype=float).reshape(-1, 3),
              meta=np.array(json.dumps(solved.report())))
-
-
-def best_response_values(solved: SolvedDeal, strategy: np.ndarray) -> tuple[float, float]:
-    """(best response as non-dealer, as dealer) against ``strategy``, points per deal."""
-    tree = solved.deal.tree
-    return (evaluate(tree, strategy, 0, best_response=True),
-            evaluate(tree, strategy, 1, best_response=True))
 
 
 def hand_values(solved: SolvedDeal) -> np.ndarray:
