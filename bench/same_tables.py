@@ -10,10 +10,13 @@ that every table and every raw array is identical:
   config x every unit x every registered policy (the slow ones left out,
   e.g. Truc's solved equilibrium), every table the unit's ``play`` returns.
 
+With ``--reports``, every report's numbers too (``bench/same_reports.py``:
+each section's value, low, high and n at a small fixed scale and seed).
+
 Run::
 
     git worktree add /tmp/base 03bfa71
-    python bench/same_tables.py --base /tmp/base
+    python bench/same_tables.py --base /tmp/base [--reports]
 """
 
 from __future__ import annotations
@@ -205,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=Path, required=False,
                         help="checkout (worktree) of the commit to compare against")
+    parser.add_argument("--reports", action="store_true",
+                        help="also compare every report's numbers (bench/same_reports.py)")
     parser.add_argument("--produce", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.produce is not None:
@@ -227,7 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(old)} cases (Bianco Mano deals and games; Five Crowns rounds, games and "
           f"solitaire; Manille, Truc and Bango by config, unit and policy), "
           f"{len(problems)} difference(s) against {args.base}")
-    return 1 if problems else 0
+    status = 1 if problems else 0
+    if args.reports:
+        reports = subprocess.run([sys.executable, str(ROOT / "bench" / "same_reports.py"),
+                                  "--base", str(args.base)], cwd=ROOT)
+        status = max(status, reports.returncode)
+    return status
 
 
 if __name__ == "__main__":
