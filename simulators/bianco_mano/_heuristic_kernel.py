@@ -38,7 +38,8 @@ def heuristic_cards(position, n_players, hand, legal, dom_mask, led_mask, winnin
                 masters |= lowest_bit32(FAMILY_MASK[family] & ~played[i]) & h
             masters &= ~dom
             side = h & ~dom
-            if on_side[i] and n_dom >= lead_trump_min and (unseen & dom) != 0:
+            # at least one dominant card to draw with, even at lead_trump_min 0
+            if on_side[i] and n_dom >= max(lead_trump_min, 1) and (unseen & dom) != 0:
                 pool, strongest = h & dom, True
             elif masters != 0:
                 pool, strongest = masters, True

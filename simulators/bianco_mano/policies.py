@@ -14,12 +14,13 @@ one, keep the method signatures, and declare parameters with
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from simulators.bianco_mano import _heuristic_kernel as compiled_heuristic
 from simulators.bianco_mano import rules as R
-from simulators.bianco_mano.engine import FAMILY_MASK
+from simulators.bianco_mano.engine import BONUS_MASK, FAMILY_MASK, STRONGER
 from simulators.core import bits
 from simulators.core.game import make_policy_attribute
 from simulators.core.params import Policy, param
@@ -89,6 +90,14 @@ def _strength_table(trump_card_value: float) -> np.ndarray:
     return subsets @ per_rank
 
 
+def _family_ranks(hand: np.ndarray, family: np.ndarray | int) -> np.ndarray:
+    """The 8-bit rank pattern (bit r = rank r held) of one family in each hand."""
+    spread = (np.asarray(hand, dtype=U32) >> np.asarray(family, dtype=U32)) & U32(0x11111111)
+    packed = (spread | (spread >> U32(3))) & U32(0x03030303)  # every 4th bit into one byte
+    packed = (packed | (packed >> U32(6))) & U32(0x000F000F)
+    return ((packed | (packed >> U32(12))) & U32(0xFF)).astype(np.intp)
+
+
 def _weakest(mask):
     return bits.highest_bit(mask)
 
@@ -119,7 +128,18 @@ class HeuristicPolicy(Policy):
     on the taker's side, cashes master cards, wins tricks as cheaply as it
     can, gives points to a partner who holds the trick (``charge_partner``)
     and otherwise discards its cheapest card.
+
+    The methods state these rules in numpy; with ``compiled`` (the default)
+    the bids and the card play run as numba passes over the rows
+    (:mod:`simulators.bianco_mano._heuristic_kernel`), with identical
+    decisions (``tests/bianco_mano/test_bianco_mano_heuristic_kernel.py``),
+    because the numpy temporaries were the engine's largest cost. A
+    subclass with ``compiled = False`` runs the numpy statements; one that
+    overrides ``bid_score`` (or ``_lead`` / ``_follow``) gets the numpy bids
+    (or card play) built on its override.
     """
+
+    compiled: ClassVar[bool] = True
 
     take_threshold: float = param(4.0, low=0.0, high=30.0,
                                   doc="bid score per card needed to take in round 1")
@@ -153,22 +173,49 @@ class HeuristicPolicy(Policy):
         """Bid score per card of ``hand`` if ``family`` were dominant."""
         hand = np.atleast_1d(np.asarray(hand, dtype=U32))
         family = np.broadcast_to(np.asarray(family, dtype=np.int64), hand.shape)
-        compiled_heuristic.kernels()
-        return compiled_heuristic.bid_scores(hand, np.ascontiguousarray(family), self._strength,
-                                             self.side_mamma_value)
+        if self.compiled:
+            compiled_heuristic.kernels()
+            return compiled_heuristic.bid_scores(hand, np.ascontiguousarray(family),
+                                                 self._strength, self.side_mamma_value)
+        trumps = self._strength[_family_ranks(hand, family)]
+        side_mammas = bits.popcount(hand & MAMMAS & ~FAMILY_MASK[family])
+        return (trumps + self.side_mamma_value * side_mammas) / bits.popcount(hand)
+
+    def _bonus_credit(self, obs, hand, family) -> np.ndarray | float:
+        """Threshold reduction where both BM-11 bonus cards of ``family`` are held."""
+        if not (obs.bianco_mano and self.bonus_discount):
+            return 0.0
+        both = (hand & BONUS_MASK[family]) == BONUS_MASK[family]
+        return np.where(both, self.bonus_discount, 0.0)
 
     def bid(self, obs):
         """Take the turned family, or in round 2 the best other one, above a threshold.
 
-        One compiled pass over the rows (:func:`._heuristic_kernel.heuristic_bids`), like ``play``.
+        Compiled: one pass over the rows (:func:`._heuristic_kernel.heuristic_bids`).
         """
-        discount = self.bonus_discount if obs.bianco_mano else 0.0
-        out = np.empty(len(obs.hand), dtype=I8)
-        compiled_heuristic.kernels()
-        compiled_heuristic.heuristic_bids(obs.round, obs.hand, obs.turned_card, self._strength,
-                                          self.side_mamma_value, discount, self.take_threshold,
-                                          self.round2_threshold, out)
-        return out
+        if self.compiled and type(self).bid_score is HeuristicPolicy.bid_score:
+            discount = self.bonus_discount if obs.bianco_mano else 0.0
+            out = np.empty(len(obs.hand), dtype=I8)
+            compiled_heuristic.kernels()
+            compiled_heuristic.heuristic_bids(obs.round, obs.hand, obs.turned_card,
+                                              self._strength, self.side_mamma_value, discount,
+                                              self.take_threshold, self.round2_threshold, out)
+            return out
+        turned_family = (obs.turned_card & 3).astype(I8)
+        hand = obs.hand | bits.card_bits(obs.turned_card)  # the taker receives it (BM-7)
+        if obs.round == 1:
+            score = self.bid_score(hand, turned_family) + self._bonus_credit(obs, hand,
+                                                                             turned_family)
+            return np.where(score >= self.take_threshold, turned_family, I8(PASS)).astype(I8)
+        best_family = np.full(len(hand), PASS, dtype=I8)
+        best_score = np.full(len(hand), -1.0)
+        for family in range(R.N_FAMILIES):
+            score = self.bid_score(hand, family) + self._bonus_credit(obs, hand, family)
+            score = np.where(turned_family == family, -1.0, score)
+            better = score > best_score
+            best_family = np.where(better, I8(family), best_family)
+            best_score = np.where(better, score, best_score)
+        return np.where(best_score >= self.round2_threshold, best_family, I8(PASS)).astype(I8)
 
     # after bidding -----------------------------------------------------------
     def espion(self, obs):
@@ -193,19 +240,65 @@ class HeuristicPolicy(Policy):
     def play(self, obs):
         """Lead or follow by the rules of thumb in the class docstring.
 
-        The card choice is one compiled pass over the rows (numba,
-        :func:`._heuristic_kernel.heuristic_cards`): the same numpy observation in, the same
-        numpy cards out, as any policy. It shows the optional compiled path:
-        write a policy's per-row rule as a scalar function when the profile
-        says the numpy version is the cost; plain numpy policies need nothing.
+        Compiled: one pass over the rows (:func:`._heuristic_kernel.heuristic_cards`), the
+        same numpy observation in and the same numpy cards out as the numpy rules below.
         """
-        out = np.empty(len(obs.hand), dtype=I8)
-        compiled_heuristic.kernels()
-        compiled_heuristic.heuristic_cards(
-            obs.position, obs.n_players, obs.hand, obs.legal, obs.dominant_mask, obs.led_mask,
-            obs.winning_card, obs.winner_is_ally, obs.played, obs.on_taker_side,
-            self.lead_trump_min, self.charge_partner, out)
-        return out
+        if self._compiled_play():
+            out = np.empty(len(obs.hand), dtype=I8)
+            compiled_heuristic.kernels()
+            compiled_heuristic.heuristic_cards(
+                obs.position, obs.n_players, obs.hand, obs.legal, obs.dominant_mask,
+                obs.led_mask, obs.winning_card, obs.winner_is_ally, obs.played,
+                obs.on_taker_side, self.lead_trump_min, self.charge_partner, out)
+            return out
+        if obs.position == 0:
+            pool, take_strongest = self._lead(obs)
+        else:
+            pool, take_strongest = self._follow(obs)
+        return bits.bit_index(np.where(take_strongest, _strongest(pool), _weakest(pool)))
+
+    def _compiled_play(self) -> bool:
+        """Whether play() runs the compiled twin of ``_lead`` / ``_follow`` (not overridden)."""
+        cls = type(self)
+        return (self.compiled and cls._lead is HeuristicPolicy._lead
+                and cls._follow is HeuristicPolicy._follow)
+
+    # Each rule picks a pool of cards and whether to play its strongest (lowest
+    # bit) or weakest (highest bit) member; play() extracts one card.
+    def _lead(self, obs):
+        hand, dom = obs.hand, obs.dominant_mask
+        unseen = ~obs.played & ~hand
+        # at least one dominant card to draw with, even at lead_trump_min 0 (which once led a void)
+        draw_trumps = (obs.on_taker_side
+                       & (bits.popcount(hand & dom) >= max(self.lead_trump_min, 1))
+                       & ((unseen & dom) != 0))
+        masters = ZERO
+        for family in range(R.N_FAMILIES):
+            masters = masters | (_strongest(FAMILY_MASK[family] & ~obs.played) & hand)
+        masters &= ~dom
+        side = hand & ~dom
+        pool = np.where(draw_trumps, hand & dom, _prefer(masters, side, hand))
+        return pool, draw_trumps | (masters != 0)
+
+    def _follow(self, obs):
+        legal, dom = obs.legal, obs.dominant_mask
+        stronger = STRONGER[obs.winning_card]
+        beaters = np.where((dom & bits.card_bits(obs.winning_card)) != 0, legal & stronger,
+                           (legal & dom) | (legal & obs.led_mask & stronger))
+        last = obs.position == obs.n_players - 1
+        side_legal = legal & ~dom
+        side_beaters = beaters & ~dom
+        charge = self.charge_partner == 2 or (self.charge_partner == 1 and last)
+        # an ally holds the trick: feed it points (strongest side card) or discard cheaply,
+        # side cards before dominant ones
+        pool = _prefer(side_legal, legal)
+        strongest = obs.winner_is_ally & (side_legal != 0) & charge
+        # otherwise win if possible: a side card (the strongest unless last), else the
+        # cheapest dominant that wins
+        win = ~obs.winner_is_ally & (beaters != 0)
+        pool = np.where(win, _prefer(side_beaters, beaters), pool)
+        strongest = np.where(win, (side_beaters != 0) & (not last), strongest)
+        return pool, strongest
 
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
