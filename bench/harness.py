@@ -516,7 +516,7 @@ def profile_hottest(rep: Report, deals: int) -> list[tuple[str, float]]:
         "concatenate": "blocks joined (engine)", "<genexpr>": "blocks joined (engine)",
         "heuristic_bids": "policy (bidding, compiled)", "bid_scores": "policy (bidding, "
         "compiled)", "_prefix": "dealing (engine)", "_reject_illegal": "trick loop (Python: "
-        "views, hooks, checks)", "_first_dealers": "dealing (engine)",
+        "views, hooks, checks)", "first_dealers": "dealing (engine)",
         "<method 'collect' of 'builtins.PyLazyFrame' objects>": "scoring and table",
         "replace_strict": "scoring and table", "insert_column": "scoring and table",
         "__call__": "policy dispatch (Python)", "_ask": "policy dispatch (Python)",
