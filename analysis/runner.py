@@ -40,6 +40,9 @@ from simulators.core.rng import root_entropy
 
 MANIFEST = "manifest.json"
 BACKENDS = ("loky", "threading", "dask")
+# Dask's own default connect timeout: a loaded machine or a busy scheduler can take seconds
+# to answer, and an unreachable address is then reported after this long
+DASK_CONNECT_TIMEOUT = "30s"
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,7 @@ def _write_manifest(path: Path, manifest: dict[str, Any]) -> None:
 def _git_commit() -> str | None:
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
-                             capture_output=True, text=True, timeout=5)
+                             capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
@@ -453,7 +456,7 @@ class _Backend:
                                  "pip install 'tapisvert[dask]'") from None
             if self.scheduler:
                 try:
-                    self.client = Client(self.scheduler, timeout="5s")
+                    self.client = Client(self.scheduler, timeout=DASK_CONNECT_TIMEOUT)
                 except (OSError, TimeoutError) as exc:
                     raise ValueError(f"cannot reach the Dask scheduler at {self.scheduler!r} "
                                      f"({type(exc).__name__})") from None

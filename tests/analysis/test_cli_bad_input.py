@@ -192,7 +192,7 @@ def outcomes(tmp_path_factory):
 
     def one(argv):
         return subprocess.run([TAPISVERT, *argv], cwd=work, capture_output=True, text=True,
-                              timeout=300, env=env)
+                              timeout=900, env=env)
 
     installed = [c for c in CASES if c[0] not in IN_PROCESS]
     with ThreadPoolExecutor(max_workers=3) as pool:

@@ -50,7 +50,7 @@ def test_custom_policy_compared_from_python_and_command_line_with_two_workers(tm
         [shutil.which("tapisvert"), "compare", "bianco-mano", "--deals", "6000", "--seed", "11",
          "--a", "test_custom_policy:Greedy", "--b", "heuristic", "--seats", "0,2",
          "--n-jobs", "2", "--out", str(out)],
-        cwd=HERE, capture_output=True, text=True, timeout=600)
+        cwd=HERE, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert "score = score change per deal" in done.stdout
     from_cli = pl.read_csv(out)

@@ -195,5 +195,5 @@ def test_interrupt_and_broken_pipe_are_one_line(tmp_path):
     assert err.splitlines() == [f"tapisvert: error: interrupted; finished chunks are kept in "
                                 f"'{tmp_path / 'run'}': rerun the same command to resume"]
     piped = subprocess.run(f"{TAPISVERT} policies bianco-mano | head -1", shell=True,
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=900)
     assert piped.stdout.startswith("Policies of Bianco Mano") and piped.stderr == ""

@@ -28,7 +28,7 @@ def test_report_renders_in_headless_chromium(tmp_path):
          "--no-first-run", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,3000",
          f"--screenshot={shot}", paths["html"].resolve().as_uri()],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=900)
     assert shot.exists(), result.stderr[-2000:]
     pixels = image.imread(io.BytesIO(shot.read_bytes()))
     assert pixels.shape[:2] == (3000, 1200)

@@ -35,7 +35,7 @@ print(len(names), "modules,", len(game_names()), "games,", "numba" in sys.module
 
 def test_no_module_imports_numba_at_import_time():
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+                          cwd=ROOT, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     modules, _, games, _, numba_loaded = done.stdout.split()
     assert int(modules) > 60 and int(games) == 5
@@ -46,5 +46,5 @@ def test_first_use_compiles_and_imports_numba():
     code = ("import sys\nfrom simulators.core import tricks\nassert 'numba' not in sys.modules\n"
             "tricks.warm_up()\nprint('numba' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+                          cwd=ROOT, timeout=900)
     assert done.stdout.strip() == "True", done.stderr[-2000:]

@@ -16,7 +16,7 @@ LINT = shutil.which("lint-imports")
 def _lint(root: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(root)}
     return subprocess.run([LINT, "--config", str(root / ".importlinter"), "--no-cache"],
-                          capture_output=True, text=True, cwd=root, env=env, timeout=120)
+                          capture_output=True, text=True, cwd=root, env=env, timeout=900)
 
 
 @pytest.fixture
