@@ -22,7 +22,8 @@ from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.engine import FAMILY_MASK
 from simulators.core import bits
 from simulators.core.game import make_policy_attribute
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, probability
+from simulators.core.tricks import strongest, weakest
 
 U32 = np.uint32
 I8 = np.int8
@@ -42,12 +43,10 @@ class RandomPolicy(Policy):
 
     uses_noise = True
 
-    take_probability: float = param(0.5, low=0.0, high=1.0,
-                                    doc="probability of taking at each bidding turn")
-    announce_probability: float = param(0.5, low=0.0, high=1.0,
-                                        doc="probability of announcing an eligible bonus")
-    large_first_probability: float = param(0.5, low=0.0, high=1.0,
-                                           doc="chance the dealer deals the large packet first")
+    take_probability: float = probability(0.5, "probability of taking at each bidding turn")
+    announce_probability: float = probability(0.5, "probability of announcing an eligible bonus")
+    large_first_probability: float = probability(0.5,
+                                                 "chance the dealer deals the large packet first")
 
     def first_packet(self, obs):
         """Large or small packet first, at random."""
@@ -87,22 +86,6 @@ def _strength_table(trump_card_value: float) -> np.ndarray:
     per_rank = np.array([R.DOMINANT_FACTOR * p + trump_card_value for p in R.BASE_POINTS])
     subsets = np.arange(256)[:, None] >> np.arange(8) & 1
     return subsets @ per_rank
-
-
-def _weakest(mask):
-    return bits.highest_bit(mask)
-
-
-def _strongest(mask):
-    return bits.lowest_bit(mask)
-
-
-def _prefer(*masks):
-    """First non-empty mask of each row, in order."""
-    out = masks[-1]
-    for m in reversed(masks[:-1]):
-        out = np.where(m != 0, m, out)
-    return out
 
 
 @dataclass(frozen=True)
@@ -175,15 +158,15 @@ class HeuristicPolicy(Policy):
         """Secure the richest side cards that cannot win on their own."""
         side = obs.hand & ~FAMILY_MASK[obs.dominant]
         keep = MAMMAS if self.espion_keep_mammas else ZERO
-        first = _prefer(_strongest(side & ~keep), _strongest(side), _weakest(obs.hand))
+        first = bits.prefer(strongest(side & ~keep), strongest(side), weakest(obs.hand))
         rest = obs.hand & ~first
         side_rest = side & ~first
-        second = _prefer(_strongest(side_rest & ~keep), _strongest(side_rest), _weakest(rest))
+        second = bits.prefer(strongest(side_rest & ~keep), strongest(side_rest), weakest(rest))
         return first | second
 
     def call(self, obs):
         """Call the strongest card one may call (a missing side Mamma if any)."""
-        return bits.bit_index(_strongest(obs.legal))
+        return bits.bit_index(strongest(obs.legal))
 
     def announce(self, obs):
         """Announce whenever eligible (if ``announce_bonus``)."""

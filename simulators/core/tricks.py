@@ -118,6 +118,16 @@ def suit_of(c):
     return np.asarray(c) & 3 if np.ndim(c) else int(c) & 3
 
 
+def strongest(mask):
+    """The strongest card of each mask (its lowest bit, the lowest rank index) as a one-bit mask."""
+    return bits.lowest_bit(mask)
+
+
+def weakest(mask):
+    """The weakest card of each mask (its highest bit, the highest rank index) as a one-bit mask."""
+    return bits.highest_bit(mask)
+
+
 def card_points(rank_points) -> np.ndarray:
     """(32,) int16 points of each card for per-rank points ``rank_points`` (8 values)."""
     if len(rank_points) != N_RANKS:
