@@ -41,6 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulators.core.options import check_bool, check_int
+
 N_COLOURS = 4  # coloured families (BG-1)
 BLACK = 4  # the colour index of black cards
 N_VALUES = 11  # values 1..11
@@ -129,12 +131,6 @@ def hand_counts(cards) -> np.ndarray:
     return np.bincount(np.asarray(list(cards), dtype=np.int64), minlength=N_KINDS).astype(np.uint8)
 
 
-def _check_int(name: str, value, low: int, high: int) -> None:
-    integral = isinstance(value, int | np.integer) and not isinstance(value, bool)
-    if not integral or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
-
-
 @dataclass(frozen=True)
 class BangoConfig:
     """Rule options of a Bango table (RULINGS BG-1..BG-8).
@@ -160,10 +156,9 @@ class BangoConfig:
         if isinstance(self.n_players, bool) or self.n_players not in PLAYER_COUNTS:
             raise ValueError(f"n_players must be 2..5 for Bango, got {self.n_players!r}")
         if self.removed is not None:
-            _check_int("removed", self.removed, 0, N_CARDS - self.n_players - N_VALUES)
-        if not isinstance(self.free_discard, bool):
-            raise ValueError(f"free_discard must be true or false, got {self.free_discard!r}")
-        _check_int("hand_limit", self.hand_limit, 1, 30)
+            check_int("removed", self.removed, 0, N_CARDS - self.n_players - N_VALUES)
+        check_bool("free_discard", self.free_discard)
+        check_int("hand_limit", self.hand_limit, 1, 30)
 
     @property
     def n_removed(self) -> int:

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 
 from simulators.core import cards32
+from simulators.core.options import check_bool, check_int
 
 N_SUITS = 4
 N_RANKS = 8
@@ -81,8 +82,7 @@ N_DECISIONS = CALL_SLOTS + DECISIONS_PER_CARD * N_SLOTS
 card, rank_of, suit_of = cards32.card, cards32.rank_of, cards32.suit_of
 
 
-RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
-ALL_CARDS = (1 << N_CARDS) - 1
+RANK_MASK, ALL_CARDS = cards32.RANK_MASK, cards32.ALL_CARDS
 
 _CARD_RE = re.compile(r"^(10|[78ARDVKQJT9])([PCKT♠♥♦♣])?$")
 
@@ -167,13 +167,10 @@ class TrucConfig:
     counter_banco: bool = True
 
     def __post_init__(self) -> None:
-        for name, low, high in (("target", 2, 100), ("manches_to_win", 1, 10)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
+        check_int("target", self.target, 2, 100)
+        check_int("manches_to_win", self.manches_to_win, 1, 10)
         for name in ("card_call", "counter_banco"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+            check_bool(name, getattr(self, name))
 
     def replace(self, **changes) -> TrucConfig:
         """A copy with some options changed (validated)."""
