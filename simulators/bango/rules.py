@@ -35,13 +35,12 @@ the French letters ``J`` (jaune) and ``N`` (noir) are accepted too.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from simulators.core.options import check_bool, check_int
+from simulators.core.options import RuleOptions, check_bool, check_int
 
 N_COLOURS = 4  # coloured families (BG-1)
 BLACK = 4  # the colour index of black cards
@@ -132,7 +131,7 @@ def hand_counts(cards) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class BangoConfig:
+class BangoConfig(RuleOptions):
     """Rule options of a Bango table (RULINGS BG-1..BG-8).
 
     Parameters
@@ -164,10 +163,6 @@ class BangoConfig:
     def n_removed(self) -> int:
         """Cards removed at setup: the option, or the rule's count for this table (BG-2)."""
         return REMOVED[self.n_players] if self.removed is None else int(self.removed)
-
-    def replace(self, **changes) -> BangoConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
 
 
 Lay = tuple[tuple[int, int], ...]

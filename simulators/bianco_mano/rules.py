@@ -28,12 +28,11 @@ Mamma rouge, ``8V`` the Chauffeur verte (:func:`parse_card`,
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 from simulators.core import cards32
-from simulators.core.options import check_bool, check_int, cut_weights
+from simulators.core.options import RuleOptions, check_bool, check_int, cut_weights
 
 N_FAMILIES = 4
 N_RANKS = 8
@@ -118,7 +117,7 @@ def parse_family(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class BiancoManoConfig:
+class BiancoManoConfig(RuleOptions):
     """Rule options of a Bianco Mano table (RULINGS BM-1..BM-12).
 
     Parameters
@@ -159,10 +158,6 @@ class BiancoManoConfig:
     def hand_size(self) -> int:
         """Cards in hand when play starts, and number of tricks."""
         return HAND_SIZE[self.n_players]
-
-    def replace(self, **changes) -> BiancoManoConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Checks of rule options, for the config dataclasses' ``__post_init__``: one wording in every room.
 
-A game's config validates each option once, with a ``ValueError`` naming it
-(the command line shows that message as it is)::
+A game's config is a frozen dataclass deriving from :class:`RuleOptions`
+(its ``replace``); it validates each option once, with a ``ValueError``
+naming it (the command line shows that message as it is)::
 
     check_int("deals_per_game", self.deals_per_game, 1, 1000)
     check_bool("bianco_mano", self.bianco_mano)
@@ -13,8 +14,17 @@ its ruling; only the checks and their messages live here.
 
 from __future__ import annotations
 
+import dataclasses
 from numbers import Integral
-from typing import Any
+from typing import Any, Self
+
+
+class RuleOptions:
+    """Base of every game's rule config (a frozen dataclass): options changed by copy."""
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some options changed (validated)."""
+        return dataclasses.replace(self, **changes)
 
 
 def check_int(name: str, value: Any, low: int, high: int) -> None:

@@ -23,11 +23,10 @@ Round ``k`` (1..11) deals ``k + 2`` cards and its wild rank is ``k + 2``
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
-from simulators.core.options import check_int
+from simulators.core.options import RuleOptions, check_int
 
 N_SUITS = 5
 N_RANKS = 11  # 3..13
@@ -141,7 +140,7 @@ def format_cards(cards) -> str:
 
 
 @dataclass(frozen=True)
-class FiveCrownsConfig:
+class FiveCrownsConfig(RuleOptions):
     """Rule options of a Five Crowns table (RULINGS FC-1..FC-8).
 
     Parameters
@@ -167,10 +166,6 @@ class FiveCrownsConfig:
         check_int("first_round", self.first_round, 1, N_ROUNDS)
         check_int("round_no", self.round_no, 1, N_ROUNDS)
         check_int("max_turns", self.max_turns, 10, 10_000)
-
-    def replace(self, **changes) -> FiveCrownsConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)

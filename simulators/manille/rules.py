@@ -35,12 +35,11 @@ actions of MA-3 are a suit 0..3, ``SANS_ATOUT`` (4) or
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 from simulators.core import cards32
-from simulators.core.options import check_bool, check_int, cut_weights
+from simulators.core.options import RuleOptions, check_bool, check_int, cut_weights
 from simulators.core.tricks import Duty, Obligations
 
 N_SUITS = 4
@@ -172,7 +171,7 @@ def duties(trump: int, sans_atout_must_beat: bool = False) -> Obligations:
 
 
 @dataclass(frozen=True)
-class ManilleConfig:
+class ManilleConfig(RuleOptions):
     """Rule options of a Manille coincée table (RULINGS MA-1..MA-6).
 
     Parameters
@@ -218,10 +217,6 @@ class ManilleConfig:
         object.__setattr__(self, "packets", packets)
         object.__setattr__(self, "cut_weights", cut_weights(self.cut_weights, N_CARDS))
         check_int("max_deals", self.max_deals, 1, 100_000)
-
-    def replace(self, **changes) -> ManilleConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)

@@ -32,12 +32,11 @@ the ``k``-th card (0 lead, 1 reply) of trick ``t``.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 from simulators.core import cards32
-from simulators.core.options import check_bool, check_int
+from simulators.core.options import RuleOptions, check_bool, check_int
 
 N_SUITS = 4
 N_RANKS = 8
@@ -148,7 +147,7 @@ def parse_hand(text: str, size: int = HAND_SIZE) -> list[int]:
 
 
 @dataclass(frozen=True)
-class TrucConfig:
+class TrucConfig(RuleOptions):
     """Rule options of a Truc table (RULINGS TR-1..TR-6).
 
     Parameters
@@ -171,10 +170,6 @@ class TrucConfig:
         check_int("manches_to_win", self.manches_to_win, 1, 10)
         for name in ("card_call", "counter_banco"):
             check_bool(name, getattr(self, name))
-
-    def replace(self, **changes) -> TrucConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)

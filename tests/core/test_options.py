@@ -38,3 +38,20 @@ def test_card_masks():
     assert cards32.RANK_MASK[0] == 0xF and cards32.ALL_CARDS == 2**32 - 1
     assert cards32.SUIT_MASK[1] == sum(1 << cards32.card(r, 1) for r in range(8))
     assert sum(cards32.SUIT_MASK) == sum(cards32.RANK_MASK) == cards32.ALL_CARDS
+
+
+def test_rule_options_replace_is_a_validated_copy():
+    import dataclasses
+
+    from simulators.core.options import RuleOptions
+
+    @dataclasses.dataclass(frozen=True)
+    class Toy(RuleOptions):
+        n: int = 1
+
+        def __post_init__(self) -> None:
+            check_int("n", self.n, 1, 3)
+
+    assert Toy().replace(n=3) == Toy(n=3)
+    with pytest.raises(ValueError, match=r"n must be an integer in \[1, 3\], got 4"):
+        Toy().replace(n=4)
