@@ -34,6 +34,7 @@ import numpy as np
 import polars as pl
 
 from simulators.core import bits, rng, tricks
+from simulators.core.batches import unit_index, unit_rows
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -344,11 +345,8 @@ class GameBatch:
 
     def record(self, game_id: int) -> R.GameRecord:
         """The replayable record of one game."""
-        g = int(np.searchsorted(self.game_ids, game_id))
-        if g >= len(self.game_ids) or self.game_ids[g] != game_id:
-            raise ValueError(f"game {game_id} is not in this batch")
-        rows = np.flatnonzero(self.deal_game == game_id)
-        rows = rows[np.argsort(self.deal_no[rows])]
+        g = unit_index(self.game_ids, game_id, "game")
+        rows = unit_rows(self.deal_game, self.deal_no, game_id)
         return R.GameRecord(config=self.config,
                             dealer_draw=tuple(int(c) for c in self.dealer_draw[g]),
                             deals=tuple(deal_record(self.arrays, int(i)) for i in rows))
