@@ -7,6 +7,9 @@ rank code then its suit letter (``10P``, ``1R``); what differs per game is
 only those codes and what its ``parse_card`` accepts, so each game's
 ``rules.py`` keeps its codes and its parser and delegates the rest here,
 as it takes the plain-int masks of a suit, a rank and the whole deck.
+The "odds with this hand" situations of the three games (``dealing.py``)
+read their fixed hand with :func:`situation_hand` and refuse what cannot be
+dealt with the one :class:`DealConstraintError`.
 """
 
 from __future__ import annotations
@@ -76,6 +79,20 @@ def read_hand(hand, size: int, parse_hand: Callable[[str], Sequence[int]]) -> tu
             for c in cards):
         raise ValueError(f"a hand is {size} distinct cards 0..31, got {hand!r}")
     return tuple(sorted(int(c) for c in cards))
+
+
+class DealConstraintError(ValueError):
+    """A situation cannot be dealt as asked (its fixed cards, seat or scores), or too rarely."""
+
+
+def situation_hand(hand, size: int, parse_hand: Callable[[str], Sequence[int]],
+                   what: str) -> tuple[int, ...]:
+    """:func:`read_hand` for a situation: a bad hand raises :class:`DealConstraintError`
+    naming ``what`` (``"the dealer's hand: a hand is 8 distinct cards…"``)."""
+    try:
+        return read_hand(hand, size, parse_hand)
+    except ValueError as error:
+        raise DealConstraintError(f"{what}: {error}") from None
 
 
 @dataclass(frozen=True)

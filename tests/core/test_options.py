@@ -55,3 +55,10 @@ def test_rule_options_replace_is_a_validated_copy():
     assert Toy().replace(n=3) == Toy(n=3)
     with pytest.raises(ValueError, match=r"n must be an integer in \[1, 3\], got 4"):
         Toy().replace(n=4)
+
+
+def test_situation_hand_names_the_hand_in_a_deal_constraint_error():
+    assert cards32.situation_hand((5, 1, 3), 3, str.split, "my hand") == (1, 3, 5)
+    with pytest.raises(cards32.DealConstraintError,
+                       match=r"my hand: a hand is 3 distinct cards 0..31, got \(1, 1, 3\)"):
+        cards32.situation_hand((1, 1, 3), 3, str.split, "my hand")
