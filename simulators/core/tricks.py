@@ -345,6 +345,18 @@ def shuffled_decks(gen: np.random.Generator, rows: int, n_cards: int = N_CARDS) 
     return _fisher_yates(gen.random((n_cards - 1, rows)), n_cards)
 
 
+def cut_drawer(cut_weights=None):
+    """Block drawer ``(gen, rows) -> (rows,) int8`` of cut points 1..31 for ``rng.draw_per_unit``.
+
+    Uniform when ``cut_weights`` is ``None``, else with those relative weights
+    of cut points 1..31 (a rule option, checked by ``core.options.cut_weights``).
+    """
+    if cut_weights is None:
+        return lambda gen, size: gen.integers(1, N_CARDS, size=size, dtype=I8)
+    p = np.asarray(cut_weights) / sum(cut_weights)
+    return lambda gen, size: gen.choice(np.arange(1, N_CARDS, dtype=I8), size=size, p=p)
+
+
 def _fisher_yates(uniforms, n):
     rows = uniforms.shape[1]
     deck = np.empty((rows, n), dtype=np.int8)
