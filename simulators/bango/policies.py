@@ -16,7 +16,7 @@ from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango import rules as R
 from simulators.bango.observations import CENTRE_SIZE, BangoObs, explosion_probability
 from simulators.core.game import make_policy_attribute
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, probability
 
 I8, U16 = np.int8, np.uint16
 FULL = (1 << R.N_VALUES) - 1
@@ -256,11 +256,9 @@ class RandomPolicy(Policy):
 
     uses_noise = True
 
-    draw_probability: float = param(0.6, low=0.0, high=1.0, doc="probability of drawing on")
-    bango_probability: float = param(0.3, low=0.0, high=1.0,
-                                     doc="probability of playing a possible bango")
-    lay_probability: float = param(0.3, low=0.0, high=1.0,
-                                   doc="probability of a voluntary lay")
+    draw_probability: float = probability(0.6, "probability of drawing on")
+    bango_probability: float = probability(0.3, "probability of playing a possible bango")
+    lay_probability: float = probability(0.3, "probability of a voluntary lay")
 
     def bango(self, obs):
         """A bango with a random card of the revealed value, sometimes."""
@@ -329,8 +327,7 @@ class HeuristicPolicy(Policy):
 
     compiled: ClassVar[bool] = True
 
-    stop_threshold: float = param(0.35, low=0.0, high=1.0,
-                                  doc="stop when P(next card explodes) exceeds this")
+    stop_threshold: float = probability(0.35, "stop when P(next card explodes) exceeds this")
     enough: int = param(3, low=1, high=12, doc="stop when the centre holds this many cards "
                                                 "that fit")
     lay_margin: float = param(3.0, low=-20.0, high=40.0,

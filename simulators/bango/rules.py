@@ -35,11 +35,12 @@ the French letters ``J`` (jaune) and ``N`` (noir) are accepted too.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 import numpy as np
+
+from simulators.core.options import RuleOptions, check_bool, check_int
 
 N_COLOURS = 4  # coloured families (BG-1)
 BLACK = 4  # the colour index of black cards
@@ -129,14 +130,8 @@ def hand_counts(cards) -> np.ndarray:
     return np.bincount(np.asarray(list(cards), dtype=np.int64), minlength=N_KINDS).astype(np.uint8)
 
 
-def _check_int(name: str, value, low: int, high: int) -> None:
-    integral = isinstance(value, int | np.integer) and not isinstance(value, bool)
-    if not integral or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
-
-
 @dataclass(frozen=True)
-class BangoConfig:
+class BangoConfig(RuleOptions):
     """Rule options of a Bango table (RULINGS BG-1..BG-8).
 
     Parameters
@@ -160,19 +155,14 @@ class BangoConfig:
         if isinstance(self.n_players, bool) or self.n_players not in PLAYER_COUNTS:
             raise ValueError(f"n_players must be 2..5 for Bango, got {self.n_players!r}")
         if self.removed is not None:
-            _check_int("removed", self.removed, 0, N_CARDS - self.n_players - N_VALUES)
-        if not isinstance(self.free_discard, bool):
-            raise ValueError(f"free_discard must be true or false, got {self.free_discard!r}")
-        _check_int("hand_limit", self.hand_limit, 1, 30)
+            check_int("removed", self.removed, 0, N_CARDS - self.n_players - N_VALUES)
+        check_bool("free_discard", self.free_discard)
+        check_int("hand_limit", self.hand_limit, 1, 30)
 
     @property
     def n_removed(self) -> int:
         """Cards removed at setup: the option, or the rule's count for this table (BG-2)."""
         return REMOVED[self.n_players] if self.removed is None else int(self.removed)
-
-    def replace(self, **changes) -> BangoConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
 
 
 Lay = tuple[tuple[int, int], ...]

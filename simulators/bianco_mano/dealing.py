@@ -19,14 +19,13 @@ import numpy as np
 
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.engine import STREAM_NOISE, Dispatch, n_decisions, play_batch
-from simulators.core import rng
+from simulators.core import cards32, rng
 
 STREAM_SITUATION, STREAM_SITUATION_CUT = 10, 11
 TAKE, PASS = "take", "pass"
 
 
-class DealConstraintError(ValueError):
-    """The constraints cannot be met, or too rarely under the given policies."""
+DealConstraintError = cards32.DealConstraintError  # re-exported: the odds' typed failure
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from simulators.bianco_mano.observations import (
     PlayObs,
 )
 from simulators.core import bits, rng, tricks
+from simulators.core.batches import unit_index, unit_rows
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -444,18 +445,6 @@ def _gather_played(config, plays, winners, on_side, espion) -> np.ndarray:
 # ---------------------------------------------------------------- randomness
 
 
-def _cuts(config: R.BiancoManoConfig):
-    """Block drawer of cut points 1..31 (BM-3)."""
-    if config.cut_weights is None:
-        return lambda gen, size: gen.integers(1, R.N_CARDS, size=size, dtype=I8)
-    p = np.asarray(config.cut_weights) / sum(config.cut_weights)
-    return lambda gen, size: gen.choice(np.arange(1, R.N_CARDS, dtype=I8), size=size, p=p)
-
-
-def _shuffles(gen, size):
-    return tricks.shuffled_decks(gen, size, R.N_CARDS)  # as rng.permutations, compiled
-
-
 def n_decisions(n_players: int) -> int:
     """Noise slots per deal: packet, bids, espion, call, announce, plays."""
     return 1 + 2 * n_players + 3 + R.HAND_SIZE[n_players] * n_players
@@ -504,11 +493,8 @@ class GameBatch:
 
     def record(self, game_id: int) -> R.GameRecord:
         """The replayable record of one game."""
-        g = int(np.searchsorted(self.game_ids, game_id))
-        if g >= len(self.game_ids) or self.game_ids[g] != game_id:
-            raise ValueError(f"game {game_id} is not in this batch")
-        rows = np.flatnonzero(self.deal_game == game_id)
-        rows = rows[np.argsort(self.deal_no[rows])]
+        g = unit_index(self.game_ids, game_id, "game")
+        rows = unit_rows(self.deal_game, self.deal_no, game_id)
         return R.GameRecord(
             config=self.config,
             dealer_draw=tuple(int(c) for c in self.dealer_draw[g]),
@@ -568,8 +554,8 @@ def simulate_deals(config: R.BiancoManoConfig, policies, n_deals: int, seed: int
     entropy = rng.root_entropy(seed)
     dispatch = Dispatch(policies, config.n_players)
     ids = np.arange(first_deal, first_deal + n_deals, dtype=np.int64)
-    deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, _shuffles, 0)
-    cut = rng.draw_per_unit(entropy, ids, STREAM_CUT, _cuts(config), 0)
+    deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, tricks.shuffled_decks, 0)
+    cut = rng.draw_per_unit(entropy, ids, STREAM_CUT, tricks.cut_drawer(config.cut_weights), 0)
     noise = _noise(entropy, ids, config.n_players, 0) if dispatch.uses_noise else None
     dealer = (ids % config.n_players).astype(I8)
     arrays = play_batch(config, dispatch, deck, cut, dealer, noise, ids)
@@ -593,9 +579,9 @@ def simulate_games(config: R.BiancoManoConfig, policies, n_games: int, seed: int
     dispatch = Dispatch(policies, n)
     max_deals = 20 * config.deals_per_game if max_deals is None else max_deals
     ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
-    dealer_draw = rng.draw_per_unit(entropy, ids, STREAM_DEALER_DRAW, _shuffles)
+    dealer_draw = rng.draw_per_unit(entropy, ids, STREAM_DEALER_DRAW, tricks.shuffled_decks)
     first_dealer = tricks.first_dealers(dealer_draw, n)  # BM-2
-    deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, _shuffles, 0)
+    deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, tricks.shuffled_decks, 0)
     dealer = first_dealer.copy()
     played = np.zeros(n_games, dtype=np.int32)
     active = np.arange(n_games)
@@ -603,14 +589,16 @@ def simulate_games(config: R.BiancoManoConfig, policies, n_games: int, seed: int
     part_game: list[np.ndarray] = []
     part_no: list[np.ndarray] = []
     step = 0
+    draw_cuts = tricks.cut_drawer(config.cut_weights)
     while active.size:
         if step >= max_deals:
             raise RuntimeError(f"{active.size} game(s) unfinished after {max_deals} deals: "
                                "the policies pass too often (BM-7 all-pass redeals)")
         units = ids[active]
         if step and config.shuffle_every_deal:
-            deck[active] = rng.draw_per_unit(entropy, units, STREAM_SHUFFLE, _shuffles, step)
-        cut = rng.draw_per_unit(entropy, units, STREAM_CUT, _cuts(config), step)
+            deck[active] = rng.draw_per_unit(entropy, units, STREAM_SHUFFLE,
+                                             tricks.shuffled_decks, step)
+        cut = rng.draw_per_unit(entropy, units, STREAM_CUT, draw_cuts, step)
         noise = _noise(entropy, units, n, step) if dispatch.uses_noise else None
         arrays = play_batch(config, dispatch, deck[active], cut, dealer[active], noise, units,
                             gather=not config.shuffle_every_deal)

@@ -23,7 +23,8 @@ from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.engine import BONUS_MASK, FAMILY_MASK, STRONGER
 from simulators.core import bits
 from simulators.core.game import make_policy_attribute
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, probability
+from simulators.core.tricks import strongest, weakest
 
 U32 = np.uint32
 I8 = np.int8
@@ -43,12 +44,10 @@ class RandomPolicy(Policy):
 
     uses_noise = True
 
-    take_probability: float = param(0.5, low=0.0, high=1.0,
-                                    doc="probability of taking at each bidding turn")
-    announce_probability: float = param(0.5, low=0.0, high=1.0,
-                                        doc="probability of announcing an eligible bonus")
-    large_first_probability: float = param(0.5, low=0.0, high=1.0,
-                                           doc="chance the dealer deals the large packet first")
+    take_probability: float = probability(0.5, "probability of taking at each bidding turn")
+    announce_probability: float = probability(0.5, "probability of announcing an eligible bonus")
+    large_first_probability: float = probability(0.5,
+                                                 "chance the dealer deals the large packet first")
 
     def first_packet(self, obs):
         """Large or small packet first, at random."""
@@ -96,22 +95,6 @@ def _family_ranks(hand: np.ndarray, family: np.ndarray | int) -> np.ndarray:
     packed = (spread | (spread >> U32(3))) & U32(0x03030303)  # every 4th bit into one byte
     packed = (packed | (packed >> U32(6))) & U32(0x000F000F)
     return ((packed | (packed >> U32(12))) & U32(0xFF)).astype(np.intp)
-
-
-def _weakest(mask):
-    return bits.highest_bit(mask)
-
-
-def _strongest(mask):
-    return bits.lowest_bit(mask)
-
-
-def _prefer(*masks):
-    """First non-empty mask of each row, in order."""
-    out = masks[-1]
-    for m in reversed(masks[:-1]):
-        out = np.where(m != 0, m, out)
-    return out
 
 
 @dataclass(frozen=True)
@@ -222,15 +205,15 @@ class HeuristicPolicy(Policy):
         """Secure the richest side cards that cannot win on their own."""
         side = obs.hand & ~FAMILY_MASK[obs.dominant]
         keep = MAMMAS if self.espion_keep_mammas else ZERO
-        first = _prefer(_strongest(side & ~keep), _strongest(side), _weakest(obs.hand))
+        first = bits.prefer(strongest(side & ~keep), strongest(side), weakest(obs.hand))
         rest = obs.hand & ~first
         side_rest = side & ~first
-        second = _prefer(_strongest(side_rest & ~keep), _strongest(side_rest), _weakest(rest))
+        second = bits.prefer(strongest(side_rest & ~keep), strongest(side_rest), weakest(rest))
         return first | second
 
     def call(self, obs):
         """Call the strongest card one may call (a missing side Mamma if any)."""
-        return bits.bit_index(_strongest(obs.legal))
+        return bits.bit_index(strongest(obs.legal))
 
     def announce(self, obs):
         """Announce whenever eligible (if ``announce_bonus``)."""
@@ -255,7 +238,7 @@ class HeuristicPolicy(Policy):
             pool, take_strongest = self._lead(obs)
         else:
             pool, take_strongest = self._follow(obs)
-        return bits.bit_index(np.where(take_strongest, _strongest(pool), _weakest(pool)))
+        return bits.bit_index(np.where(take_strongest, strongest(pool), weakest(pool)))
 
     def _compiled_play(self) -> bool:
         """Whether play() runs the compiled twin of ``_lead`` / ``_follow`` (not overridden)."""
@@ -274,10 +257,10 @@ class HeuristicPolicy(Policy):
                        & ((unseen & dom) != 0))
         masters = ZERO
         for family in range(R.N_FAMILIES):
-            masters = masters | (_strongest(FAMILY_MASK[family] & ~obs.played) & hand)
+            masters = masters | (strongest(FAMILY_MASK[family] & ~obs.played) & hand)
         masters &= ~dom
         side = hand & ~dom
-        pool = np.where(draw_trumps, hand & dom, _prefer(masters, side, hand))
+        pool = np.where(draw_trumps, hand & dom, bits.prefer(masters, side, hand))
         return pool, draw_trumps | (masters != 0)
 
     def _follow(self, obs):
@@ -291,14 +274,14 @@ class HeuristicPolicy(Policy):
         charge = self.charge_partner == 2 or (self.charge_partner == 1 and last)
         # an ally holds the trick: feed it points (strongest side card) or discard cheaply,
         # side cards before dominant ones
-        pool = _prefer(side_legal, legal)
-        strongest = obs.winner_is_ally & (side_legal != 0) & charge
+        pool = bits.prefer(side_legal, legal)
+        take_strongest = obs.winner_is_ally & (side_legal != 0) & charge
         # otherwise win if possible: a side card (the strongest unless last), else the
         # cheapest dominant that wins
         win = ~obs.winner_is_ally & (beaters != 0)
-        pool = np.where(win, _prefer(side_beaters, beaters), pool)
-        strongest = np.where(win, (side_beaters != 0) & (not last), strongest)
-        return pool, strongest
+        pool = np.where(win, bits.prefer(side_beaters, beaters), pool)
+        take_strongest = np.where(win, (side_beaters != 0) & (not last), take_strongest)
+        return pool, take_strongest
 
 
 POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}

@@ -28,11 +28,11 @@ Mamma rouge, ``8V`` the Chauffeur verte (:func:`parse_card`,
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 from simulators.core import cards32
+from simulators.core.options import RuleOptions, check_bool, check_int, cut_weights
 
 N_FAMILIES = 4
 N_RANKS = 8
@@ -79,9 +79,7 @@ def card_points(c: int, dominant: int) -> int:
     return points * DOMINANT_FACTOR if family_of(c) == dominant else points
 
 
-FAMILY_MASK = tuple(sum(1 << card(r, f) for r in range(N_RANKS)) for f in range(N_FAMILIES))
-RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
-ALL_CARDS = (1 << N_CARDS) - 1
+FAMILY_MASK, RANK_MASK, ALL_CARDS = cards32.SUIT_MASK, cards32.RANK_MASK, cards32.ALL_CARDS
 
 _CARD_RE = re.compile(r"^([1-8])([RBJV])$")
 _RANK_DIGITS = "12345678"  # BM-1: 1 Mamma … 8 Chauffeur
@@ -119,7 +117,7 @@ def parse_family(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class BiancoManoConfig:
+class BiancoManoConfig(RuleOptions):
     """Rule options of a Bianco Mano table (RULINGS BM-1..BM-12).
 
     Parameters
@@ -146,33 +144,20 @@ class BiancoManoConfig:
         if isinstance(self.n_players, bool) or self.n_players not in PLAYER_COUNTS:
             raise ValueError(f"n_players must be 3, 4 or 5 for Bianco Mano, got {self.n_players!r}")
         for name in ("bianco_mano", "shuffle_every_deal"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+            check_bool(name, getattr(self, name))
         if self.gather not in GATHER_OPTIONS:
             raise ValueError(f"gather must be one of {GATHER_OPTIONS}, got {self.gather!r}")
         if self.shuffle_every_deal and self.gather != "team_piles":
             raise ValueError(
                 "gather has no effect with shuffle_every_deal=true: drop one of the two options"
             )
-        if (isinstance(self.deals_per_game, bool) or not isinstance(self.deals_per_game, int)
-                or not 1 <= self.deals_per_game <= 1000):
-            raise ValueError(f"deals_per_game must be an integer in [1, 1000], got "
-                             f"{self.deals_per_game!r}")
-        if self.cut_weights is not None:
-            weights = tuple(float(w) for w in self.cut_weights)
-            if len(weights) != N_CARDS - 1 or min(weights) < 0 or sum(weights) <= 0:
-                raise ValueError("cut_weights must be 31 non-negative numbers (cut points 1..31) "
-                                 "with a positive sum")
-            object.__setattr__(self, "cut_weights", weights)
+        check_int("deals_per_game", self.deals_per_game, 1, 1000)
+        object.__setattr__(self, "cut_weights", cut_weights(self.cut_weights, N_CARDS))
 
     @property
     def hand_size(self) -> int:
         """Cards in hand when play starts, and number of tricks."""
         return HAND_SIZE[self.n_players]
-
-    def replace(self, **changes) -> BiancoManoConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,14 @@ def highest_bit(mask: np.ndarray) -> np.ndarray:
     return m ^ (m >> ONE)
 
 
+def prefer(*masks: np.ndarray) -> np.ndarray:
+    """Each row's first non-empty mask among ``masks``, in order (the last one if all are empty)."""
+    out = masks[-1]
+    for m in reversed(masks[:-1]):
+        out = np.where(m != 0, m, out)
+    return out
+
+
 def bit_index(onehot: np.ndarray) -> np.ndarray:
     """Index of the single set bit of each one-hot mask (-1 where empty), as int8."""
     onehot = np.asarray(onehot, dtype=U32)

@@ -5,7 +5,11 @@ A card is ``4 * rank + suit`` (0..31), rank 0 the strongest of its game
 here plain integers, for rules and referees). A game writes a card as its
 rank code then its suit letter (``10P``, ``1R``); what differs per game is
 only those codes and what its ``parse_card`` accepts, so each game's
-``rules.py`` keeps its codes and its parser and delegates the rest here.
+``rules.py`` keeps its codes and its parser and delegates the rest here,
+as it takes the plain-int masks of a suit, a rank and the whole deck.
+The "odds with this hand" situations of the three games (``dealing.py``)
+read their fixed hand with :func:`situation_hand` and refuse what cannot be
+dealt with the one :class:`DealConstraintError`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 
 N_CARDS = 32
+N_RANKS, N_SUITS = 8, 4
+# plain-int masks: SUIT_MASK[s] the 8 cards of suit s, RANK_MASK[r] the 4 cards of rank r
+SUIT_MASK = tuple(sum(1 << (4 * r + s) for r in range(N_RANKS)) for s in range(N_SUITS))
+RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
+ALL_CARDS = (1 << N_CARDS) - 1
 
 
 def card(rank: int, suit: int) -> int:
@@ -70,6 +79,20 @@ def read_hand(hand, size: int, parse_hand: Callable[[str], Sequence[int]]) -> tu
             for c in cards):
         raise ValueError(f"a hand is {size} distinct cards 0..31, got {hand!r}")
     return tuple(sorted(int(c) for c in cards))
+
+
+class DealConstraintError(ValueError):
+    """A situation cannot be dealt as asked (its fixed cards, seat or scores), or too rarely."""
+
+
+def situation_hand(hand, size: int, parse_hand: Callable[[str], Sequence[int]],
+                   what: str) -> tuple[int, ...]:
+    """:func:`read_hand` for a situation: a bad hand raises :class:`DealConstraintError`
+    naming ``what`` (``"the dealer's hand: a hand is 8 distinct cards…"``)."""
+    try:
+        return read_hand(hand, size, parse_hand)
+    except ValueError as error:
+        raise DealConstraintError(f"{what}: {error}") from None
 
 
 @dataclass(frozen=True)

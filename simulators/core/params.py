@@ -9,6 +9,10 @@ A policy is a frozen dataclass whose fields are its parameters, declared with
 
 ``Greedy(threshold=90)`` raises ``ValueError: Greedy.threshold must be in
 [0, 75], got 90``; ``Greedy.from_params(thresold=1)`` names the unknown key.
+A chance or share is declared with :func:`probability`, which fixes its range
+at [0, 1]::
+
+    take_probability: float = probability(0.5, "probability of taking")
 """
 
 from __future__ import annotations
@@ -21,6 +25,11 @@ from typing import Any, ClassVar
 def param(default: Any, *, low: float | None = None, high: float | None = None, doc: str = ""):
     """Declare a policy parameter with an inclusive range and a one-line doc."""
     return dataclasses.field(default=default, metadata={"low": low, "high": high, "doc": doc})
+
+
+def probability(default: float, doc: str):
+    """Declare a probability parameter: a number in [0, 1] (``param`` with that range)."""
+    return param(default, low=0.0, high=1.0, doc=doc)
 
 
 def _check_value(owner: str, field: dataclasses.Field, value: Any) -> None:

@@ -118,6 +118,16 @@ def suit_of(c):
     return np.asarray(c) & 3 if np.ndim(c) else int(c) & 3
 
 
+def strongest(mask):
+    """The strongest card of each mask (its lowest bit, the lowest rank index) as a one-bit mask."""
+    return bits.lowest_bit(mask)
+
+
+def weakest(mask):
+    """The weakest card of each mask (its highest bit, the highest rank index) as a one-bit mask."""
+    return bits.highest_bit(mask)
+
+
 def card_points(rank_points) -> np.ndarray:
     """(32,) int16 points of each card for per-rank points ``rank_points`` (8 values)."""
     if len(rank_points) != N_RANKS:
@@ -333,6 +343,18 @@ def shuffled_decks(gen: np.random.Generator, rows: int, n_cards: int = N_CARDS) 
     """
     _kernels()
     return _fisher_yates(gen.random((n_cards - 1, rows)), n_cards)
+
+
+def cut_drawer(cut_weights=None):
+    """Block drawer ``(gen, rows) -> (rows,) int8`` of cut points 1..31 for ``rng.draw_per_unit``.
+
+    Uniform when ``cut_weights`` is ``None``, else with those relative weights
+    of cut points 1..31 (a rule option, checked by ``core.options.cut_weights``).
+    """
+    if cut_weights is None:
+        return lambda gen, size: gen.integers(1, N_CARDS, size=size, dtype=I8)
+    p = np.asarray(cut_weights) / sum(cut_weights)
+    return lambda gen, size: gen.choice(np.arange(1, N_CARDS, dtype=I8), size=size, p=p)
 
 
 def _fisher_yates(uniforms, n):

@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 
 from simulators.core import rng
+from simulators.core.batches import unit_index
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -335,9 +336,7 @@ class GameBatch:
 
     def records(self, game_id: int) -> list[R.RoundRecord]:
         """The replayable records of one game's rounds, in order."""
-        g = int(np.searchsorted(self.game_ids, game_id))
-        if g >= len(self.game_ids) or self.game_ids[g] != game_id:
-            raise ValueError(f"game {game_id} is not in this batch")
+        g = unit_index(self.game_ids, game_id, "game")
         return [_record(self.config, r, a, g) for r, a in sorted(self.round_arrays.items())]
 
 

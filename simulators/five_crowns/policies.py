@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulators.core.game import make_policy_attribute
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, probability
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
 
@@ -35,10 +35,8 @@ class RandomPolicy(Policy):
 
     uses_noise = True
 
-    take_probability: float = param(0.5, low=0.0, high=1.0,
-                                    doc="probability of taking the discard-pile top")
-    go_out_probability: float = param(1.0, low=0.0, high=1.0,
-                                      doc="probability of going out when the hand melds")
+    take_probability: float = probability(0.5, "probability of taking the discard-pile top")
+    go_out_probability: float = probability(1.0, "probability of going out when the hand melds")
 
     def draw(self, obs):
         """Take the discard with ``take_probability``."""

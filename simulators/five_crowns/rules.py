@@ -23,9 +23,10 @@ Round ``k`` (1..11) deals ``k + 2`` cards and its wild rank is ``k + 2``
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
+
+from simulators.core.options import RuleOptions, check_int
 
 N_SUITS = 5
 N_RANKS = 11  # 3..13
@@ -139,7 +140,7 @@ def format_cards(cards) -> str:
 
 
 @dataclass(frozen=True)
-class FiveCrownsConfig:
+class FiveCrownsConfig(RuleOptions):
     """Rule options of a Five Crowns table (RULINGS FC-1..FC-8).
 
     Parameters
@@ -162,21 +163,9 @@ class FiveCrownsConfig:
     def __post_init__(self) -> None:
         if isinstance(self.n_players, bool) or self.n_players not in PLAYER_COUNTS:
             raise ValueError(f"n_players must be 2..7 for Five Crowns, got {self.n_players!r}")
-        if (isinstance(self.first_round, bool) or not isinstance(self.first_round, int)
-                or not 1 <= self.first_round <= N_ROUNDS):
-            raise ValueError(f"first_round must be an integer in [1, 11], got "
-                             f"{self.first_round!r}")
-        if (isinstance(self.round_no, bool) or not isinstance(self.round_no, int)
-                or not 1 <= self.round_no <= N_ROUNDS):
-            raise ValueError(f"round_no must be an integer in [1, 11], got {self.round_no!r}")
-        if (isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int)
-                or not 10 <= self.max_turns <= 10_000):
-            raise ValueError(f"max_turns must be an integer in [10, 10000], got "
-                             f"{self.max_turns!r}")
-
-    def replace(self, **changes) -> FiveCrownsConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
+        check_int("first_round", self.first_round, 1, N_ROUNDS)
+        check_int("round_no", self.round_no, 1, N_ROUNDS)
+        check_int("max_turns", self.max_turns, 10, 10_000)
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,7 @@ DECISIONS = R.DECISIONS  # MA-3: each suit, sans atout, pass to partner
 DEALER_POSITION = 3  # turn order: the dealer receives last
 
 
-class DealConstraintError(ValueError):
-    """The fixed cards cannot be dealt as asked."""
+DealConstraintError = cards32.DealConstraintError  # re-exported: the odds' typed failure
 
 
 @dataclass(frozen=True)
@@ -52,10 +51,7 @@ class Situation:
     hand: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        try:
-            hand = cards32.read_hand(self.hand, R.HAND_SIZE, R.parse_hand)
-        except ValueError as error:
-            raise DealConstraintError(f"the dealer's hand: {error}") from None
+        hand = cards32.situation_hand(self.hand, R.HAND_SIZE, R.parse_hand, "the dealer's hand")
         object.__setattr__(self, "hand", hand)
 
 

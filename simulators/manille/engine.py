@@ -34,6 +34,7 @@ import numpy as np
 import polars as pl
 
 from simulators.core import bits, rng, tricks
+from simulators.core.batches import unit_index, unit_rows
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -291,18 +292,6 @@ def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noi
 # ---------------------------------------------------------------- randomness
 
 
-def _cuts(config: R.ManilleConfig):
-    """Block drawer of cut points 1..31 (MA-2)."""
-    if config.cut_weights is None:
-        return lambda gen, size: gen.integers(1, R.N_CARDS, size=size, dtype=I8)
-    p = np.asarray(config.cut_weights) / sum(config.cut_weights)
-    return lambda gen, size: gen.choice(np.arange(1, R.N_CARDS, dtype=I8), size=size, p=p)
-
-
-def _shuffles(gen, size):
-    return tricks.shuffled_decks(gen, size, R.N_CARDS)  # as rng.permutations, compiled
-
-
 def _noise(entropy, units, step):
     draws = rng.draw_per_unit(entropy, units, STREAM_NOISE,
                               lambda gen, size: rng.uniforms(gen, size, N_DECISIONS), step)
@@ -344,11 +333,8 @@ class GameBatch:
 
     def record(self, game_id: int) -> R.GameRecord:
         """The replayable record of one game."""
-        g = int(np.searchsorted(self.game_ids, game_id))
-        if g >= len(self.game_ids) or self.game_ids[g] != game_id:
-            raise ValueError(f"game {game_id} is not in this batch")
-        rows = np.flatnonzero(self.deal_game == game_id)
-        rows = rows[np.argsort(self.deal_no[rows])]
+        g = unit_index(self.game_ids, game_id, "game")
+        rows = unit_rows(self.deal_game, self.deal_no, game_id)
         return R.GameRecord(config=self.config,
                             dealer_draw=tuple(int(c) for c in self.dealer_draw[g]),
                             deals=tuple(deal_record(self.arrays, int(i)) for i in rows))
@@ -441,8 +427,8 @@ def simulate_deals(config: R.ManilleConfig, policies, n_deals: int, seed: int = 
     entropy = rng.root_entropy(seed)
     dispatch = Dispatch(policies)
     ids = np.arange(first_deal, first_deal + n_deals, dtype=np.int64)
-    deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, _shuffles, 0)
-    cut = rng.draw_per_unit(entropy, ids, STREAM_CUT, _cuts(config), 0)
+    deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, tricks.shuffled_decks, 0)
+    cut = rng.draw_per_unit(entropy, ids, STREAM_CUT, tricks.cut_drawer(config.cut_weights), 0)
     noise = _noise(entropy, ids, 0) if dispatch.uses_noise else None
     dealer = (ids & SEAT_MOD).astype(I8)
     arrays = play_batch(config, dispatch, deck, cut, dealer, noise, ids)
@@ -463,7 +449,7 @@ def simulate_games(config: R.ManilleConfig, policies, n_games: int, seed: int = 
     entropy = rng.root_entropy(seed)
     dispatch = Dispatch(policies)
     ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
-    dealer_draw = rng.draw_per_unit(entropy, ids, STREAM_DEALER_DRAW, _shuffles)
+    dealer_draw = rng.draw_per_unit(entropy, ids, STREAM_DEALER_DRAW, tricks.shuffled_decks)
     first_dealer = tricks.first_dealers(dealer_draw, R.N_SEATS)  # MA-2
     dealer = first_dealer.copy()
     totals = np.zeros((n_games, 2), dtype=np.int32)
@@ -472,13 +458,14 @@ def simulate_games(config: R.ManilleConfig, policies, n_games: int, seed: int = 
     part_game: list[np.ndarray] = []
     part_no: list[np.ndarray] = []
     step = 0
+    draw_cuts = tricks.cut_drawer(config.cut_weights)
     while active.size:
         if step >= config.max_deals:
             raise RuntimeError(f"{active.size} game(s) unfinished after {config.max_deals} "
                                "deals (max_deals): the policies hardly ever score (MA-6)")
         units = ids[active]
-        deck = rng.draw_per_unit(entropy, units, STREAM_SHUFFLE, _shuffles, step)
-        cut = rng.draw_per_unit(entropy, units, STREAM_CUT, _cuts(config), step)
+        deck = rng.draw_per_unit(entropy, units, STREAM_SHUFFLE, tricks.shuffled_decks, step)
+        cut = rng.draw_per_unit(entropy, units, STREAM_CUT, draw_cuts, step)
         noise = _noise(entropy, units, step) if dispatch.uses_noise else None
         arrays = play_batch(config, dispatch, deck, cut, dealer[active], noise, units)
         parts.append(arrays)

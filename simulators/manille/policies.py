@@ -20,7 +20,7 @@ import numpy as np
 
 from simulators.core import bits, tricks
 from simulators.core.game import make_policy_attribute
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, probability
 from simulators.manille import _heuristic_kernel as compiled_heuristic
 from simulators.manille import rules as R
 
@@ -39,12 +39,12 @@ class RandomPolicy(Policy):
 
     uses_noise = True
 
-    pass_probability: float = param(0.25, low=0.0, high=1.0,
-                                    doc="probability that the dealer passes the choice (MA-3)")
-    sans_atout_probability: float = param(0.2, low=0.0, high=1.0,
-                                          doc="probability of naming sans atout when choosing")
-    contre_probability: float = param(0.1, low=0.0, high=1.0,
-                                      doc="probability of each contre / surcontre answer (MA-4)")
+    pass_probability: float = probability(0.25,
+                                          "probability that the dealer passes the choice (MA-3)")
+    sans_atout_probability: float = probability(0.2,
+                                                "probability of naming sans atout when choosing")
+    contre_probability: float = probability(0.1,
+                                            "probability of each contre / surcontre answer (MA-4)")
 
     def choose(self, obs):
         """Pass, sans atout or a uniformly random suit, with the set probabilities."""
@@ -75,24 +75,6 @@ def _suit_ranks(hand: np.ndarray, suit: int) -> np.ndarray:
     packed = (spread | (spread >> U32(3))) & U32(0x03030303)
     packed = (packed | (packed >> U32(6))) & U32(0x000F000F)
     return ((packed | (packed >> U32(12))) & U32(0xFF)).astype(np.intp)
-
-
-def _weakest(mask):
-    """The weakest card of each mask (highest bit: lowest rank, fewest points)."""
-    return bits.highest_bit(mask)
-
-
-def _strongest(mask):
-    """The strongest card of each mask (lowest bit: highest rank, most points)."""
-    return bits.lowest_bit(mask)
-
-
-def _prefer(*masks):
-    """First non-empty mask of each row, in order."""
-    out = masks[-1]
-    for m in reversed(masks[:-1]):
-        out = np.where(m != 0, m, out)
-    return out
 
 
 def masters(hand: np.ndarray, unseen: np.ndarray) -> np.ndarray:
@@ -264,7 +246,7 @@ class HeuristicPolicy(Policy):
             pool, take_strongest = self._lead(obs)
         else:
             pool, take_strongest = self._follow(obs)
-        strongest = bits.bit_index(_strongest(pool))
+        strongest = bits.bit_index(tricks.strongest(pool))
         # the weakest card is the highest set bit: the binary exponent of the mask, exact in
         # float64 for 32-bit integers (frexp(2**k .. 2**(k+1) - 1) has exponent k + 1)
         weakest = (np.frexp(pool.astype(np.float64))[1] - 1).astype(I8)
@@ -290,8 +272,8 @@ class HeuristicPolicy(Policy):
         side_top = top & ~trumps_mask
         safe_side = np.where(trumps_out, side_top & MANILLES, side_top)
         long_side = longest_suit(hand, obs.trump)
-        pool = np.where(draw, _prefer(trumps & top, trumps),
-                        _prefer(safe_side, long_side, hand))
+        pool = np.where(draw, bits.prefer(trumps & top, trumps),
+                        bits.prefer(safe_side, long_side, hand))
         strongest = np.where(draw, (trumps & top) != 0, safe_side != 0)
         return pool, strongest
 

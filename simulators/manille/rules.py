@@ -35,11 +35,11 @@ actions of MA-3 are a suit 0..3, ``SANS_ATOUT`` (4) or
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 from simulators.core import cards32
+from simulators.core.options import RuleOptions, check_bool, check_int, cut_weights
 from simulators.core.tricks import Duty, Obligations
 
 N_SUITS = 4
@@ -99,9 +99,7 @@ def card_points(c: int) -> int:
     return POINTS[rank_of(c)]
 
 
-SUIT_MASK = tuple(sum(1 << card(r, s) for r in range(N_RANKS)) for s in range(N_SUITS))
-RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
-ALL_CARDS = (1 << N_CARDS) - 1
+SUIT_MASK, RANK_MASK, ALL_CARDS = cards32.SUIT_MASK, cards32.RANK_MASK, cards32.ALL_CARDS
 
 _CARD_RE = re.compile(r"^(10|[ARDVKQJT987])([PCKT♠♥♦♣])$")
 
@@ -173,7 +171,7 @@ def duties(trump: int, sans_atout_must_beat: bool = False) -> Obligations:
 
 
 @dataclass(frozen=True)
-class ManilleConfig:
+class ManilleConfig(RuleOptions):
     """Rule options of a Manille coincée table (RULINGS MA-1..MA-6).
 
     Parameters
@@ -204,8 +202,7 @@ class ManilleConfig:
         if not _is_int(self.target) or self.target not in TARGETS:
             raise ValueError(f"target must be one of 50, 100, 150 (MA-6), got {self.target!r}")
         for name in ("sans_atout_must_beat", "partner_may_sans_atout"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+            check_bool(name, getattr(self, name))
         packets = self.packets
         if isinstance(packets, str):
             packets = tuple(p for p in re.split(r"[\s,+]+", packets.strip()) if p)
@@ -218,19 +215,8 @@ class ManilleConfig:
             raise ValueError(f"packets must be positive integers summing to 8, got "
                              f"{self.packets!r}")
         object.__setattr__(self, "packets", packets)
-        if self.cut_weights is not None:
-            weights = tuple(float(w) for w in self.cut_weights)
-            if len(weights) != N_CARDS - 1 or min(weights) < 0 or sum(weights) <= 0:
-                raise ValueError("cut_weights must be 31 non-negative numbers (cut points 1..31) "
-                                 "with a positive sum")
-            object.__setattr__(self, "cut_weights", weights)
-        if not _is_int(self.max_deals) or not 1 <= self.max_deals <= 100_000:
-            raise ValueError(f"max_deals must be an integer in [1, 100000], got "
-                             f"{self.max_deals!r}")
-
-    def replace(self, **changes) -> ManilleConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
+        object.__setattr__(self, "cut_weights", cut_weights(self.cut_weights, N_CARDS))
+        check_int("max_deals", self.max_deals, 1, 100_000)
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,7 @@ ROLES = ("non-dealer", "dealer")
 MIN_ASKED_SHARE = 0.01
 
 
-class DealConstraintError(ValueError):
-    """The fixed cards or the situation cannot be dealt as asked."""
+DealConstraintError = cards32.DealConstraintError  # re-exported: the odds' typed failure
 
 
 @dataclass(frozen=True)
@@ -54,10 +53,7 @@ class Situation:
     opp_score: int = 0
 
     def __post_init__(self) -> None:
-        try:
-            hand = cards32.read_hand(self.hand, R.HAND_SIZE, R.parse_hand)
-        except ValueError as error:
-            raise DealConstraintError(f"Truc hand: {error}") from None
+        hand = cards32.situation_hand(self.hand, R.HAND_SIZE, R.parse_hand, "Truc hand")
         object.__setattr__(self, "hand", hand)
         if self.role not in ROLES:
             raise DealConstraintError(f"role must be one of {', '.join(ROLES)}, "

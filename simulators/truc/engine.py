@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from simulators.core import bits, rng, tricks
+from simulators.core.batches import unit_index, unit_rows
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -832,10 +833,8 @@ class MatchBatch:
         """The replayable record of one match (a referee.MatchRecord)."""
         from simulators.truc.referee import MatchRecord
 
-        rows = np.flatnonzero(self.deal_match == match_id)
-        if not rows.size:
-            raise ValueError(f"match {match_id} is not in this batch")
-        rows = rows[np.argsort(self.deal_no[rows])]
+        unit_index(self.match_ids, match_id, "match")
+        rows = unit_rows(self.deal_match, self.deal_no, match_id)
         return MatchRecord(self.config, int(self.arrays.dealer[rows[0]]),
                            tuple(record_of(self.arrays, int(i)) for i in rows))
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from simulators.core import bits
 from simulators.core.game import make_policy_attribute
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, probability
 from simulators.truc import rules as R
 
 U32 = np.uint32
@@ -32,15 +32,12 @@ class RandomPolicy(Policy):
 
     uses_noise = True
 
-    ask_probability: float = param(0.5, low=0.0, high=1.0,
-                                   doc="probability of asking for new cards (TR-2)")
-    propose_probability: float = param(0.25, low=0.0, high=1.0,
-                                       doc="probability of proposing before a card (TR-4)")
-    accept_probability: float = param(0.5, low=0.0, high=1.0,
-                                      doc="probability of accepting a proposal (TR-4)")
-    counter_probability: float = param(0.5, low=0.0, high=1.0,
-                                       doc="share of acceptances turned into a counter-banco "
-                                           "where one is allowed (TR-5)")
+    ask_probability: float = probability(0.5, "probability of asking for new cards (TR-2)")
+    propose_probability: float = probability(0.25, "probability of proposing before a card (TR-4)")
+    accept_probability: float = probability(0.5, "probability of accepting a proposal (TR-4)")
+    counter_probability: float = probability(0.5,
+                                             "share of acceptances turned into a counter-banco "
+                                             "where one is allowed (TR-5)")
 
     def call(self, obs):
         """Ask for new cards with ``ask_probability``."""
@@ -225,16 +222,13 @@ class HeuristicPolicy(Policy):
 
     uses_noise = True
 
-    call_threshold: float = param(0.45, low=0.0, high=1.0,
-                                  doc="ask for new cards below this hand strength (TR-2)")
-    propose_threshold: float = param(0.7, low=0.0, high=1.0,
-                                     doc="propose a double at or above this win chance (TR-4)")
-    accept_threshold: float = param(0.3, low=0.0, high=1.0,
-                                    doc="accept a proposal at or above this win chance")
-    counter_threshold: float = param(0.75, low=0.0, high=1.0,
-                                     doc="counter a banco at or above this win chance (TR-5)")
-    bluff_probability: float = param(0.1, low=0.0, high=1.0,
-                                     doc="chance of proposing anyway below the threshold")
+    call_threshold: float = probability(0.45, "ask for new cards below this hand strength (TR-2)")
+    propose_threshold: float = probability(0.7,
+                                           "propose a double at or above this win chance (TR-4)")
+    accept_threshold: float = probability(0.3, "accept a proposal at or above this win chance")
+    counter_threshold: float = probability(0.75,
+                                           "counter a banco at or above this win chance (TR-5)")
+    bluff_probability: float = probability(0.1, "chance of proposing anyway below the threshold")
     near_end_caution: float = param(0.1, low=0.0, high=0.5,
                                     doc="accept threshold raise when losing ends the manche")
     first_lead: int = param(1, low=0, high=2,

@@ -32,11 +32,11 @@ the ``k``-th card (0 lead, 1 reply) of trick ``t``.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 from simulators.core import cards32
+from simulators.core.options import RuleOptions, check_bool, check_int
 
 N_SUITS = 4
 N_RANKS = 8
@@ -81,8 +81,7 @@ N_DECISIONS = CALL_SLOTS + DECISIONS_PER_CARD * N_SLOTS
 card, rank_of, suit_of = cards32.card, cards32.rank_of, cards32.suit_of
 
 
-RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
-ALL_CARDS = (1 << N_CARDS) - 1
+RANK_MASK, ALL_CARDS = cards32.RANK_MASK, cards32.ALL_CARDS
 
 _CARD_RE = re.compile(r"^(10|[78ARDVKQJT9])([PCKT♠♥♦♣])?$")
 
@@ -148,7 +147,7 @@ def parse_hand(text: str, size: int = HAND_SIZE) -> list[int]:
 
 
 @dataclass(frozen=True)
-class TrucConfig:
+class TrucConfig(RuleOptions):
     """Rule options of a Truc table (RULINGS TR-1..TR-6).
 
     Parameters
@@ -167,17 +166,10 @@ class TrucConfig:
     counter_banco: bool = True
 
     def __post_init__(self) -> None:
-        for name, low, high in (("target", 2, 100), ("manches_to_win", 1, 10)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
+        check_int("target", self.target, 2, 100)
+        check_int("manches_to_win", self.manches_to_win, 1, 10)
         for name in ("card_call", "counter_banco"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
-
-    def replace(self, **changes) -> TrucConfig:
-        """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
+            check_bool(name, getattr(self, name))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from simulators.core import bits, rng
-from simulators.core.params import Policy, param
+from simulators.core.params import Policy, param, probability
 
 
 def test_bit_helpers_on_every_small_mask():
@@ -82,11 +82,12 @@ class _Toy(Policy):
     threshold: float = param(1.0, low=0.0, high=2.0, doc="a threshold")
     count: int = param(3, low=1, high=5, doc="a count")
     flag: bool = param(False, doc="a flag")
+    chance: float = probability(0.25, "a chance")
 
 
 def test_policy_parameters_are_validated_and_stored_verbatim():
     toy = _Toy(threshold=2, count=5, flag=True)
-    assert toy.get_params() == {"threshold": 2, "count": 5, "flag": True}
+    assert toy.get_params() == {"threshold": 2, "count": 5, "flag": True, "chance": 0.25}
     assert _Toy.parameters()["count"] == {"default": 3, "low": 1, "high": 5, "doc": "a count"}
     with pytest.raises(ValueError, match=r"_Toy.threshold must be in \[0.0, 2.0\], got 2.5"):
         _Toy(threshold=2.5)
@@ -98,6 +99,23 @@ def test_policy_parameters_are_validated_and_stored_verbatim():
         _Toy(threshold=float("nan"))
     with pytest.raises(ValueError, match="_Toy has no parameter 'treshold'"):
         _Toy.from_params(treshold=1.0)
+
+
+def test_a_probability_parameter_lies_in_zero_one():
+    assert _Toy.parameters()["chance"] == {"default": 0.25, "low": 0.0, "high": 1.0,
+                                           "doc": "a chance"}
+    assert _Toy(chance=0.0).chance == 0.0 and _Toy(chance=1).chance == 1
+    for bad in (-0.01, 1.01, float("nan")):
+        with pytest.raises(ValueError, match=r"_Toy.chance must be in \[0.0, 1.0\]"):
+            _Toy(chance=bad)
+
+
+def test_prefer_takes_each_rows_first_non_empty_mask():
+    a = np.array([0, 1, 0, 0], dtype=np.uint32)
+    b = np.array([2, 2, 0, 0], dtype=np.uint32)
+    c = np.array([4, 4, 4, 0], dtype=np.uint32)
+    assert bits.prefer(a, b, c).tolist() == [2, 1, 4, 0]
+    assert bits.prefer(c).tolist() == c.tolist()
 
 
 def test_dispatch_has_a_combined_method_only_where_it_still_stands_for_the_parts():

@@ -57,6 +57,21 @@ def test_encoding_rank_major_strongest_first():
     assert int(T.STRONGER[c(0, CLUBS)]) == 0
 
 
+def test_cut_drawer_uniform_or_weighted():
+    gen = np.random.default_rng(0)
+    cuts = T.cut_drawer()(gen, 5000)
+    assert cuts.dtype == np.int8 and cuts.min() == 1 and cuts.max() == 31
+    weights = [0.0] * 31
+    weights[9] = 1.0  # only cut point 10
+    assert (T.cut_drawer(weights)(gen, 100) == 10).all()
+
+
+def test_strongest_and_weakest_card_of_a_mask():
+    hands = np.array([mask(c(6, SPADES), c(2, CLUBS), c(4, HEARTS)), 0], dtype=np.uint32)
+    assert T.strongest(hands).tolist() == [mask(c(2, CLUBS)), 0]
+    assert T.weakest(hands).tolist() == [mask(c(6, SPADES)), 0]
+
+
 def test_points_per_rank():
     points = (5, 4, 3, 2, 1, 0, 0, 0)
     assert int(T.mask_points(np.uint32(0xFFFFFFFF), points)) == 4 * 15
