@@ -32,11 +32,10 @@ def game_scores(tables: Tables, config: R.BangoConfig) -> np.ndarray:
 
 
 GAMES = Unit(
-    name="games", singular="game", tables=("games", "turns"), id_column="game_id",
-    default_chunk=5_000, play=play_games, seat_scores=game_scores,
+    name="games", singular="game", tables=("games", "turns"), default_chunk=5_000, play=play_games,
+    seat_scores=game_scores,
     score="BG-8 points of the game (sequences + colour bonuses - personal discards)",
-    summary_table="games", metrics=GAME_METRICS, cluster="game_id",
-    policy_methods=POLICY_METHODS, default_size=20_000,
+    metrics=GAME_METRICS, cluster="game_id", policy_methods=POLICY_METHODS, default_size=20_000,
     doc="whole games from the setup to the last card and the final lay (BG-2..BG-8)",
 )
 

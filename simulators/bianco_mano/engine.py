@@ -25,7 +25,6 @@ the same seed play the same deals (common random numbers).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -42,8 +41,7 @@ from simulators.bianco_mano.observations import (
     PacketObs,
     PlayObs,
 )
-from simulators.core import bits, rng, tricks
-from simulators.core.batches import unit_index, unit_rows
+from simulators.core import batches, bits, rng, tricks
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
@@ -460,41 +458,21 @@ def _noise(entropy, units, n_players, step):
 # ---------------------------------------------------------------- public API
 
 
-@dataclass(frozen=True)
-class DealBatch:
+class DealBatch(batches.DealBatch[R.BiancoManoConfig, DealArrays]):
     """Independent deals: ``table`` (one row per deal) and the raw ``arrays``."""
-
-    config: R.BiancoManoConfig
-    seed: int
-    deal_ids: np.ndarray
-    arrays: DealArrays
-    table: pl.DataFrame
 
     def record(self, i: int) -> R.DealRecord:
         """The replayable record of the batch's i-th deal."""
         return _record(self.config, self.arrays, i)
 
 
-@dataclass(frozen=True)
-class GameBatch:
+class GameBatch(batches.GameBatch[R.BiancoManoConfig, DealArrays]):
     """Whole games: ``deals`` (one row per deal, all-pass deals included),
     ``games`` (one row per game and seat) and the raw per-deal ``arrays``."""
 
-    config: R.BiancoManoConfig
-    seed: int
-    game_ids: np.ndarray
-    arrays: DealArrays
-    deal_game: np.ndarray  # game id of each row of arrays
-    deal_no: np.ndarray  # deal number within its game
-    dealer_draw: np.ndarray  # (games, 32)
-    first_dealer: np.ndarray
-    deals: pl.DataFrame
-    games: pl.DataFrame
-
     def record(self, game_id: int) -> R.GameRecord:
         """The replayable record of one game."""
-        g = unit_index(self.game_ids, game_id, "game")
-        rows = unit_rows(self.deal_game, self.deal_no, game_id)
+        g, rows = self.game_rows(game_id)
         return R.GameRecord(
             config=self.config,
             dealer_draw=tuple(int(c) for c in self.dealer_draw[g]),

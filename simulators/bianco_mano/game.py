@@ -50,19 +50,17 @@ def game_scores(tables: Tables, config: R.BiancoManoConfig) -> np.ndarray:
 
 
 DEALS = Unit(
-    name="deals", singular="deal", tables=("deals",), id_column="deal_id",
-    default_chunk=50_000, play=play_deals, seat_scores=deal_scores,
+    name="deals", singular="deal", default_chunk=50_000, play=play_deals, seat_scores=deal_scores,
     score="score change per deal (BM-10: taker ±2, partner ±1, each opponent ∓1)",
-    summary_table="deals", metrics=DEAL_METRICS, policy_methods=POLICY_METHODS,
-    default_size=100_000, doc="independent deals, each from a fresh shuffle",
+    metrics=DEAL_METRICS, policy_methods=POLICY_METHODS, default_size=100_000,
+    doc="independent deals, each from a fresh shuffle",
     ignores=("shuffle_every_deal", "gather", "deals_per_game"),
 )
 GAMES = Unit(
-    name="games", singular="game", tables=("deals", "games"), id_column="game_id",
-    default_chunk=5_000, play=play_games, seat_scores=game_scores,
+    name="games", singular="game", tables=("deals", "games"), default_chunk=5_000, play=play_games,
+    seat_scores=game_scores,
     score="game score: the sum of a seat's BM-10 score changes over the game (BM-12)",
-    summary_table="deals", metrics=DEAL_METRICS, cluster="game_id",
-    policy_methods=POLICY_METHODS, default_size=10_000,
+    metrics=DEAL_METRICS, cluster="game_id", policy_methods=POLICY_METHODS, default_size=10_000,
     doc="whole games (BM-12) with carried decks (BM-3) and redeals (BM-7)",
 )
 

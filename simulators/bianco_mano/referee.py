@@ -222,8 +222,8 @@ def deal_hands(
 
 
 @dataclass(frozen=True)
-class DealSetup:
-    """State of a deal when play starts (or when it is voided by all passes)."""
+class Contract:
+    """Who deals, who takes and with what: the fields a deal's setup and result share."""
 
     dealer: int
     taker: int  # -1 if all pass
@@ -231,7 +231,13 @@ class DealSetup:
     dominant: int  # -1 if all pass
     turned_card: int
     partner: int  # 4p teammate, 5p holder of the called card, else -1
-    hands: tuple[tuple[int, ...], ...]  # per seat, sorted; empty tuples if all pass
+    hands: tuple[tuple[int, ...], ...]  # per seat when play starts, sorted; () each if all pass
+
+
+@dataclass(frozen=True)
+class DealSetup(Contract):
+    """State of a deal when play starts (or when it is voided by all passes)."""
+
     espion: tuple[int, ...]
     next_deck_if_void: tuple[int, ...]  # BM-3 stacking after an all-pass; () otherwise
 
@@ -382,16 +388,9 @@ def deal_setup(record: DealRecord, config: BiancoManoConfig) -> DealSetup:
 
 
 @dataclass(frozen=True)
-class DealResult:
+class DealResult(Contract):
     """Everything a replayed deal produces."""
 
-    dealer: int
-    taker: int  # -1 if all pass
-    bid_round: int  # 1 or 2; 0 if all pass
-    dominant: int  # -1 if all pass
-    turned_card: int
-    partner: int  # 4p teammate, 5p called card's holder, else -1
-    hands: tuple[tuple[int, ...], ...]  # each seat's hand when play starts (sorted)
     trick_winners: tuple[int, ...]  # seat winning each trick
     side_points: int  # card points of the taker's side incl. espion, no bonus
     outcome: int  # FAILED, MADE, CAPO or ALL_PASS

@@ -1,14 +1,56 @@
-"""Finding one unit in an engine's batch: its position among the ids, its deals in order.
+"""An engine's batch: its fields and finding one unit in it.
 
 An engine batch holds units (games, matches) in id order and their deals as
 rows of per-deal arrays, each row tagged with its unit's id and its deal
 number within the unit; ``record(unit_id)`` needs both lookups, the same in
-every room.
+every room. The trick games' batches share their fields: :class:`DealBatch`
+and :class:`GameBatch`, which a room subclasses with its config and arrays
+types and its ``record``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
 import numpy as np
+import polars as pl
+
+ConfigT = TypeVar("ConfigT")
+ArraysT = TypeVar("ArraysT")
+
+
+@dataclass(frozen=True)
+class DealBatch(Generic[ConfigT, ArraysT]):
+    """Independent deals: ``table`` (one row per deal) and the raw ``arrays``."""
+
+    config: ConfigT
+    seed: int
+    deal_ids: np.ndarray
+    arrays: ArraysT
+    table: pl.DataFrame
+
+
+@dataclass(frozen=True)
+class GameBatch(Generic[ConfigT, ArraysT]):
+    """Whole games with a drawn first dealer: ``deals`` (one row per deal), ``games`` (one row
+    per game, or per game and seat) and the raw per-deal ``arrays``."""
+
+    config: ConfigT
+    seed: int
+    game_ids: np.ndarray
+    arrays: ArraysT
+    deal_game: np.ndarray  # game id of each row of arrays
+    deal_no: np.ndarray  # deal number within its game
+    dealer_draw: np.ndarray  # (games, 32)
+    first_dealer: np.ndarray
+    deals: pl.DataFrame
+    games: pl.DataFrame
+
+    def game_rows(self, game_id: int) -> tuple[int, np.ndarray]:
+        """The game's position in the batch and its rows of ``arrays`` in play order."""
+        return (unit_index(self.game_ids, game_id, "game"),
+                unit_rows(self.deal_game, self.deal_no, game_id))
 
 
 def unit_index(unit_ids: np.ndarray, unit_id: int, singular: str) -> int:

@@ -143,8 +143,9 @@ class Unit:
         ``--deals N``.
     singular : ``"deal"`` (progress bars, "score per deal").
     tables : names of the tables ``play`` returns; each becomes a folder of
-        Parquet parts in a run directory.
-    id_column : the column numbering units in every table (``"deal_id"``).
+        Parquet parts in a run directory (default: ``(name,)``).
+    id_column : the column numbering units in every table (default:
+        ``f"{singular}_id"``, e.g. ``"deal_id"``).
     default_chunk : units per chunk in the runner (aim for ~1 s of work and
         a few tens of MB per chunk).
     play : see the module docstring.
@@ -153,7 +154,7 @@ class Unit:
         what ``compare`` and ``sweep`` add up for the seats under study.
     score : what one score means, in words printed beside every figure
         (``"score change per deal, BM-10 points (zero-sum)"``).
-    summary_table : the table the ``metrics`` read.
+    summary_table : the table the ``metrics`` read (default: the first of ``tables``).
     metrics : headline figures of ``summary_table`` (see :class:`Metric`).
     cluster : a column of ``summary_table`` grouping rows that are *not*
         independent (``"game_id"`` when the summary rows are the deals of
@@ -170,13 +171,13 @@ class Unit:
 
     name: str
     singular: str
-    tables: tuple[str, ...]
-    id_column: str
     default_chunk: int
     play: PlayFunction
     seat_scores: Callable[[Tables, Any], np.ndarray]
     score: str
-    summary_table: str
+    tables: tuple[str, ...] = ()
+    id_column: str = ""
+    summary_table: str = ""
     metrics: tuple[Metric, ...] = ()
     cluster: str | None = None
     policy_methods: tuple[str, ...] = ()
@@ -186,6 +187,10 @@ class Unit:
     ignores: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        # the house conventions, unless the unit says otherwise (frozen: set once, here)
+        object.__setattr__(self, "tables", tuple(self.tables) or (self.name,))
+        object.__setattr__(self, "id_column", self.id_column or f"{self.singular}_id")
+        object.__setattr__(self, "summary_table", self.summary_table or self.tables[0])
         if self.summary_table not in self.tables:
             raise ValueError(f"Unit {self.name!r}: summary_table {self.summary_table!r} is not "
                              f"one of its tables {self.tables}")

@@ -69,28 +69,24 @@ def solitaire_scores(tables: Tables, config: R.FiveCrownsConfig) -> np.ndarray:
 
 
 ROUNDS = Unit(
-    name="rounds", singular="round", tables=("rounds",), id_column="round_id",
-    default_chunk=5_000, play=play_rounds, seat_scores=round_scores,
-    score="minus the penalty points of the round (FC-5; 0 is best)",
-    summary_table="rounds", metrics=ROUND_METRICS, policy_methods=POLICY_METHODS,
-    default_size=100_000, doc="independent rounds of round_no (FC-2..FC-6)",
-    ignores=("first_round",),
+    name="rounds", singular="round", default_chunk=5_000, play=play_rounds,
+    seat_scores=round_scores, score="minus the penalty points of the round (FC-5; 0 is best)",
+    metrics=ROUND_METRICS, policy_methods=POLICY_METHODS, default_size=100_000,
+    doc="independent rounds of round_no (FC-2..FC-6)", ignores=("first_round",),
 )
 GAMES = Unit(
-    name="games", singular="game", tables=("rounds", "games"), id_column="game_id",
-    default_chunk=5_000, play=play_games, seat_scores=game_scores,
-    score="minus the game's total penalty points (FC-7; lowest total wins)",
-    summary_table="rounds", metrics=ROUND_METRICS, cluster="game_id",
-    policy_methods=POLICY_METHODS, default_size=10_000,
+    name="games", singular="game", tables=("rounds", "games"), default_chunk=5_000,
+    play=play_games, seat_scores=game_scores,
+    score="minus the game's total penalty points (FC-7; lowest total wins)", metrics=ROUND_METRICS,
+    cluster="game_id", policy_methods=POLICY_METHODS, default_size=10_000,
     doc="whole games from first_round to round 11 (FC-7)", ignores=("round_no",),
 )
 SOLITAIRE = Unit(
-    name="solitaire", singular="solitaire game", tables=("solitaire",), id_column="game_id",
-    default_chunk=2_000, play=play_solitaire, seat_scores=solitaire_scores,
-    score="1 per solitaire game won (FC-8), else 0", summary_table="solitaire",
-    metrics=SOLITAIRE_METRICS, policy_methods=("place",), seats=lambda config: 1,
-    default_size=10_000, doc="solitaire games (FC-8) with a solitaire policy",
-    ignores=("n_players",),
+    name="solitaire", singular="solitaire game", id_column="game_id", default_chunk=2_000,
+    play=play_solitaire, seat_scores=solitaire_scores,
+    score="1 per solitaire game won (FC-8), else 0", metrics=SOLITAIRE_METRICS,
+    policy_methods=("place",), seats=lambda config: 1, default_size=10_000,
+    doc="solitaire games (FC-8) with a solitaire policy", ignores=("n_players",),
 )
 
 # ------------------------------------------------------------------ conformance

@@ -250,6 +250,35 @@ def _k_setup(cnt, wi, p3, base, optd, optv, optc, nopt, bvec):
     return status, jok + nwr, jok, nwr, pen, maxnat, nr
 
 
+def _k_leaf(choice, nr, base, optd, optv, optc, idx, w):
+    """Value of the book choice ``choice`` and the wilds left of ``w`` for the runs (capped at
+    the tables' largest budget; negative: the books cost more than ``w``); ``idx`` := each
+    suit's leftover vector."""
+    bv = 0
+    bc = 0
+    for s in range(5):
+        idx[s] = base[s]
+    for q in range(nr):
+        o = choice[q]
+        bv += optv[q, o]
+        bc += optc[q, o]
+        for s in range(5):
+            idx[s] -= optd[q, o, s]
+    return bv, min(w - bc, KB - 1)
+
+
+def _k_next_choice(choice, nopt, nr):
+    """Advance ``choice`` (an odometer over the book options); True once every choice was seen."""
+    q = 0
+    while q < nr:
+        choice[q] += 1
+        if choice[q] < nopt[q]:
+            return False
+        choice[q] = 0
+        q += 1
+    return True
+
+
 def _k_solve_min(cnt, wi, best, p3, base, optd, optv, optc, nopt, bvec, choice, idx,
                  arr, flat):
     """Least penalty of one hand (count vector ``cnt``, wild rank index ``wi``); -1 if invalid."""
@@ -262,20 +291,8 @@ def _k_solve_min(cnt, wi, best, p3, base, optd, optv, optc, nopt, bvec, choice, 
     best_v = 0
     while True:
         # one leaf: the book choice `choice`
-        bv = 0
-        bc = 0
-        for s in range(5):
-            idx[s] = base[s]
-        for q in range(nr):
-            o = choice[q]
-            bv += optv[q, o]
-            bc += optc[q, o]
-            for s in range(5):
-                idx[s] -= optd[q, o, s]
-        kk = w - bc
+        bv, kk = _k_leaf(choice, nr, base, optd, optv, optc, idx, w)
         if kk >= 0:
-            if kk > KB - 1:
-                kk = KB - 1
             ub = bv
             for s in range(5):
                 ub += best[idx[s], kk]
@@ -321,23 +338,15 @@ def _k_solve_min(cnt, wi, best, p3, base, optd, optv, optc, nopt, bvec, choice, 
                         best_v = tot
                 if best_v == pen:
                     break  # every natural melds
-        # next book choice
-        q = 0
-        while q < nr:
-            choice[q] += 1
-            if choice[q] < nopt[q]:
-                break
-            choice[q] = 0
-            q += 1
-        if q == nr:
+        if _k_next_choice(choice, nopt, nr):
             break
     if best_v > 0 or w >= 3 or w == 0:
         return pen - best_v
     return pen + 20 * nwr + 50 * jok
 
 
-def _k_min_batch(hands, wilds, best, out):
-    """min_penalty over a batch; out[i] = -1 flags an invalid hand."""
+def _k_scratch():
+    """The powers of 3 and the work arrays one solve needs, allocated once per batch."""
     p3 = np.empty(11, np.int64)
     p3[0] = 1
     for r in range(1, 11):
@@ -352,6 +361,12 @@ def _k_min_batch(hands, wilds, best, out):
     idx = np.zeros(5, np.int64)
     arr = np.zeros(KB, np.int64)
     flat = np.zeros(5, np.int64)
+    return p3, base, optd, optv, optc, nopt, bvec, choice, idx, arr, flat
+
+
+def _k_min_batch(hands, wilds, best, out):
+    """min_penalty over a batch; out[i] = -1 flags an invalid hand."""
+    p3, base, optd, optv, optc, nopt, bvec, choice, idx, arr, flat = _k_scratch()
     for i in range(hands.shape[0]):
         out[i] = _k_solve_min(hands[i], wilds[i] - 3, best, p3, base, optd, optv, optc, nopt,
                               bvec, choice, idx, arr, flat)
@@ -359,20 +374,7 @@ def _k_min_batch(hands, wilds, best, out):
 
 def _k_discard_batch(hands, wilds, best, best2, out_pen, out_kind):
     """best_discard over a batch; out_pen[i] = -1 flags an invalid or empty hand."""
-    p3 = np.empty(11, np.int64)
-    p3[0] = 1
-    for r in range(1, 11):
-        p3[r] = p3[r - 1] * 3
-    base = np.zeros(5, np.int64)
-    optd = np.zeros((11, 243, 5), np.int64)
-    optv = np.zeros((11, 243), np.int64)
-    optc = np.zeros((11, 243), np.int64)
-    nopt = np.zeros(11, np.int64)
-    bvec = np.zeros(5, np.int64)
-    choice = np.zeros(11, np.int64)
-    idx = np.zeros(5, np.int64)
-    arr = np.zeros(KB, np.int64)
-    flat = np.zeros(5, np.int64)
+    p3, base, optd, optv, optc, nopt, bvec, choice, idx, arr, flat = _k_scratch()
     a_arr = np.zeros(KB, np.int64)
     f_arr = np.zeros(KB, np.int64)
     cnt = np.zeros(56, np.uint8)
@@ -402,20 +404,8 @@ def _k_discard_one(cnt, wi, best, best2, p3, base, optd, optv, optc, nopt, bvec,
     best_f = -1  # key of the best natural removal
     best_a1 = -1  # largest V with budget W - 1 (wild removal)
     while True:
-        bv = 0
-        bc = 0
-        for s in range(5):
-            idx[s] = base[s]
-        for q in range(nr):
-            o = choice[q]
-            bv += optv[q, o]
-            bc += optc[q, o]
-            for s in range(5):
-                idx[s] -= optd[q, o, s]
-        kk = w - bc
+        bv, kk = _k_leaf(choice, nr, base, optd, optv, optc, idx, w)
         if kk >= 0:
-            if kk > KB - 1:
-                kk = KB - 1
             ub = bv
             ub1 = bv
             for s in range(5):
@@ -459,14 +449,7 @@ def _k_discard_one(cnt, wi, best, best2, p3, base, optd, optv, optc, nopt, bvec,
                     best_a1 = a_arr[kk - 1] + bv
                 if f_arr[kk] >= 0 and f_arr[kk] + bv * 128 > best_f:
                     best_f = f_arr[kk] + bv * 128
-        q = 0
-        while q < nr:
-            choice[q] += 1
-            if choice[q] < nopt[q]:
-                break
-            choice[q] = 0
-            q += 1
-        if q == nr:
+        if _k_next_choice(choice, nopt, nr):
             break
     big = 1 << 30
     # natural removal
@@ -528,7 +511,7 @@ def _k_discard_explicit(cnt, wi, best, p3, base, optd, optv, optc, nopt, bvec, c
     return best_p, best_k
 
 
-_KERNEL_NAMES = ("_k_runcost_table", "_k_best_tables", "_k_setup", "_k_solve_min",
+_KERNEL_NAMES = ("_k_runcost_table", "_k_best_tables", "_k_setup", "_k_solve_min", "_k_scratch",
                  "_k_min_batch", "_k_discard_explicit", "_k_discard_one", "_k_discard_batch")
 _STATE: dict = {}
 _LOCK = threading.Lock()
@@ -541,7 +524,7 @@ def _kernels() -> None:
     with _LOCK:
         if "best" in _STATE:
             return
-        jit_once(globals(), _KERNEL_NAMES)
+        jit_once(globals(), _KERNEL_NAMES, inline=("_k_leaf", "_k_next_choice"))
         runcost = _k_runcost_table()
         best, best2 = _k_best_tables(runcost)
         _STATE.update(runcost=runcost, best=best, best2=best2)

@@ -54,18 +54,16 @@ def game_scores(tables: Tables, config: R.ManilleConfig) -> np.ndarray:
 
 
 DEALS = Unit(
-    name="deals", singular="deal", tables=("deals",), id_column="deal_id",
-    default_chunk=50_000, play=play_deals, seat_scores=deal_scores,
+    name="deals", singular="deal", default_chunk=50_000, play=play_deals, seat_scores=deal_scores,
     score="net deal score: the seat's team's MA-6 score minus the other team's (zero-sum)",
-    summary_table="deals", metrics=DEAL_METRICS, policy_methods=POLICY_METHODS,
-    default_size=100_000, doc="independent deals, each from a fresh shuffle, dealer = id % 4",
+    metrics=DEAL_METRICS, policy_methods=POLICY_METHODS, default_size=100_000,
+    doc="independent deals, each from a fresh shuffle, dealer = id % 4",
 )
 GAMES = Unit(
-    name="games", singular="game", tables=("deals", "games"), id_column="game_id",
-    default_chunk=5_000, play=play_games, seat_scores=game_scores,
+    name="games", singular="game", tables=("deals", "games"), default_chunk=5_000, play=play_games,
+    seat_scores=game_scores,
     score="game won: 1 for the two seats of the team that reached the target first (MA-6)",
-    summary_table="deals", metrics=DEAL_METRICS, cluster="game_id",
-    policy_methods=POLICY_METHODS, default_size=10_000,
+    metrics=DEAL_METRICS, cluster="game_id", policy_methods=POLICY_METHODS, default_size=10_000,
     doc="whole games to the target (MA-6), first dealer drawn, deal passing counter-clockwise",
 )
 

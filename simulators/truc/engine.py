@@ -29,12 +29,13 @@ two policies compared on the same seed play the same deals.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
 import polars as pl
 
-from simulators.core import bits, rng, tricks
+from simulators.core import batches, bits, rng, tricks
 from simulators.core.batches import unit_index, unit_rows
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
@@ -190,25 +191,23 @@ def _card_call(config, dispatch, deck, shuffle, hands, discarded, dealer, scores
     return hand_no
 
 
-class _Out(NamedTuple):
-    """Full-size result arrays, written by row id.
+def _blank_results(n: int, slot_major: bool) -> dict[str, np.ndarray]:
+    """DealArrays' result fields (``plays`` to ``points``) before any play, for ``n`` deals.
 
-    Per-slot and per-trick arrays are slot-major ((6, N), (3, N)) so that each
-    write is a 1-D scatter; :func:`play_batch` transposes them at the end.
+    Slot-major ((6, N), (3, N)) for the numpy path, so that each write by row id
+    is a 1-D scatter (:func:`play_batch` transposes them at the end); deal-major
+    for the compiled kernel, which writes each deal's row in order.
     """
-
-    plays: np.ndarray
-    leaders: np.ndarray
-    trick_winners: np.ndarray
-    proposed: np.ndarray
-    answers: np.ndarray
-    counters: np.ndarray
-    replies: np.ndarray
-    stakes: np.ndarray
-    stake: np.ndarray
-    outcome: np.ndarray
-    winner: np.ndarray
-    points: np.ndarray
+    slots, tricks = ((R.N_SLOTS, n), (R.N_TRICKS, n)) if slot_major else \
+        ((n, R.N_SLOTS), (n, R.N_TRICKS))
+    return dict(
+        plays=np.full(slots, NO_CARD, I8), leaders=np.full(tricks, -1, I8),
+        trick_winners=np.full(tricks, UNPLAYED_WINNER, I8),
+        proposed=np.zeros(slots, I8), answers=np.full(slots, -1, I8),
+        counters=np.zeros(slots, I8), replies=np.full(slots, -1, I8),
+        stakes=np.zeros(slots, I8), stake=np.full(n, R.START_STAKE, I8),
+        outcome=np.full(n, R.ABANDONED, I8), winner=np.full(n, -1, I8), points=np.zeros(n, I8),
+    )
 
 
 # a player's 16-byte block of _Deals.history: one np.take gathers it whole
@@ -272,7 +271,7 @@ class _TrucHooks:
     """TR-3..TR-5 on the shared trick kernel: proposals and the deal's end before each
     card (``before_card``), the policy's card (``choose``)."""
 
-    def __init__(self, config, dispatch, deals: _Deals, noise, units, out: _Out):
+    def __init__(self, config, dispatch, deals: _Deals, noise, units, out: SimpleNamespace):
         self.config, self.dispatch, self.deals = config, dispatch, deals
         self.noise, self.units, self.out = noise, units, out
         self.every = np.arange(len(deals.ids))  # the rows of a view of every deal
@@ -549,18 +548,10 @@ def play_batch(config: R.TrucConfig, dispatch: Dispatch, deck: np.ndarray, deale
     calls = np.full((n, R.CALL_SLOTS), -1, dtype=I8)
     hand_no = _card_call(config, dispatch, deck, shuffle, hands, discarded, dealer, by_role,
                          noise, units, calls, force)
-    slots, tricks = (R.N_SLOTS, n), (R.N_TRICKS, n)
-    out = _Out(
-        plays=np.full(slots, NO_CARD, I8), leaders=np.full(tricks, -1, I8),
-        trick_winners=np.full(tricks, UNPLAYED_WINNER, I8),
-        proposed=np.zeros(slots, I8), answers=np.full(slots, -1, I8),
-        counters=np.zeros(slots, I8), replies=np.full(slots, -1, I8),
-        stakes=np.zeros(slots, I8), stake=np.full(n, R.START_STAKE, I8),
-        outcome=np.full(n, R.ABANDONED, I8), winner=np.full(n, -1, I8), points=np.zeros(n, I8),
-    )
+    out = SimpleNamespace(**_blank_results(n, slot_major=True))
     _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, by_role, noise, units, out)
     per_row = {k: (np.ascontiguousarray(v.T) if v.ndim == 2 else v)
-               for k, v in out._asdict().items()}
+               for k, v in vars(out).items()}
     return DealArrays(dealer=dealer, deck=deck, scores=scores, calls=calls, hand_no=hand_no,
                       **per_row)
 
@@ -570,15 +561,8 @@ def _play_compiled(config, rows, deck, dealer, scores, noise, force, shuffle) ->
     n = len(deck)
     kinds = np.array([r[0] for r in rows], dtype=np.int64)
     params = np.stack([r[1] for r in rows])
-    out = dict(
-        calls=np.full((n, R.CALL_SLOTS), -1, I8), hand_no=np.zeros(n, I8),
-        plays=np.full((n, R.N_SLOTS), NO_CARD, I8), leaders=np.full((n, R.N_TRICKS), -1, I8),
-        trick_winners=np.full((n, R.N_TRICKS), UNPLAYED_WINNER, I8),
-        proposed=np.zeros((n, R.N_SLOTS), I8), answers=np.full((n, R.N_SLOTS), -1, I8),
-        counters=np.zeros((n, R.N_SLOTS), I8), replies=np.full((n, R.N_SLOTS), -1, I8),
-        stakes=np.zeros((n, R.N_SLOTS), I8), stake=np.full(n, R.START_STAKE, I8),
-        outcome=np.full(n, R.ABANDONED, I8), winner=np.full(n, -1, I8), points=np.zeros(n, I8),
-    )
+    out = dict(calls=np.full((n, R.CALL_SLOTS), -1, I8), hand_no=np.zeros(n, I8),
+               **_blank_results(n, slot_major=False))
     lazy = shuffle is not None
     # every array C-contiguous with a fixed dtype: one compiled signature, never a recompile
     deck = np.ascontiguousarray(deck, dtype=I8)
@@ -757,15 +741,8 @@ def proposal_table(a: DealArrays, ids: np.ndarray) -> pl.DataFrame:
 # ---------------------------------------------------------------- public API
 
 
-@dataclass(frozen=True)
-class DealBatch:
+class DealBatch(batches.DealBatch[R.TrucConfig, DealArrays]):
     """Independent deals: ``table`` (one row per deal) and the raw ``arrays``."""
-
-    config: R.TrucConfig
-    seed: int
-    deal_ids: np.ndarray
-    arrays: DealArrays
-    table: pl.DataFrame
 
     def record(self, i: int) -> R.DealRecord:
         """The replayable record of the batch's i-th deal."""

@@ -50,19 +50,16 @@ def match_scores(tables: Tables, config: R.TrucConfig) -> np.ndarray:
 
 
 DEALS = Unit(
-    name="deals", singular="deal", tables=("deals",), id_column="deal_id",
-    default_chunk=100_000, play=play_deals, seat_scores=deal_scores,
+    name="deals", singular="deal", default_chunk=100_000, play=play_deals, seat_scores=deal_scores,
     score="net points per deal: the seat's points minus the other's (TR-4/TR-5 stakes)",
-    summary_table="deals", metrics=DEAL_METRICS, policy_methods=POLICY_METHODS,
-    default_size=200_000, doc="independent deals at 0-0, each from a fresh shuffle, "
-    "dealer = id % 2",
+    metrics=DEAL_METRICS, policy_methods=POLICY_METHODS, default_size=200_000,
+    doc="independent deals at 0-0, each from a fresh shuffle, dealer = id % 2",
 )
 MATCHES = Unit(
-    name="matches", singular="match", tables=("deals", "manches", "matches"),
-    id_column="match_id", default_chunk=5_000, play=play_matches, seat_scores=match_scores,
-    score="match won: 1 for the seat that won two manches (TR-6)",
-    summary_table="deals", metrics=DEAL_METRICS, cluster="match_id",
-    policy_methods=POLICY_METHODS, default_size=20_000,
+    name="matches", singular="match", tables=("deals", "manches", "matches"), default_chunk=5_000,
+    play=play_matches, seat_scores=match_scores,
+    score="match won: 1 for the seat that won two manches (TR-6)", metrics=DEAL_METRICS,
+    cluster="match_id", policy_methods=POLICY_METHODS, default_size=20_000,
     doc="whole matches: manches to 12, two manches won, the deal alternating (TR-6)",
 )
 

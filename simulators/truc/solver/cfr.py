@@ -24,7 +24,8 @@ import numpy as np
 from simulators.core.jit import jit_once
 from simulators.truc.solver.tree import CHANCE, PublicTree
 
-KERNEL_NAMES = ("_legal_counts", "_down", "_terminal_value", "_values", "_normalize")
+KERNEL_NAMES = ("_sum_by_parent", "_legal_counts", "_down", "_terminal_value", "_values",
+                "_normalize")
 
 
 def kernels() -> None:
@@ -32,16 +33,22 @@ def kernels() -> None:
     jit_once(globals(), KERNEL_NAMES)
 
 
-def _legal_counts(player, parent, entry_start, entry_count, entry_parent, n_entries):
-    """Number of legal actions of each entry at its node (0 where the node is not its decision)."""
-    legal = np.zeros(n_entries, dtype=np.int8)
+def _sum_by_parent(player, parent, entry_start, entry_count, entry_parent, values, total):
+    """``total[entry_parent[e]] += values[e]`` over every entry e of a decision's children."""
     for c in range(1, len(player)):
         a = player[parent[c]]
         if a == CHANCE:
             continue
         s = entry_start[c, a]
         for k in range(entry_count[c, a]):
-            legal[entry_parent[s + k]] += 1
+            total[entry_parent[s + k]] += values[s + k]
+
+
+def _legal_counts(player, parent, entry_start, entry_count, entry_parent, n_entries):
+    """Number of legal actions of each entry at its node (0 where the node is not its decision)."""
+    legal = np.zeros(n_entries, dtype=np.int8)
+    _sum_by_parent(player, parent, entry_start, entry_count, entry_parent,
+                   np.ones(n_entries, dtype=np.int8), legal)
     return legal
 
 
@@ -185,13 +192,7 @@ def _normalize(player, parent, entry_start, entry_count, entry_parent, avg, lega
     """Average strategy from strategy sums (uniform where a sum is zero)."""
     denom[:] = 0.0
     out[:] = 1.0
-    for c in range(1, len(player)):
-        a = player[parent[c]]
-        if a == CHANCE:
-            continue
-        s = entry_start[c, a]
-        for k in range(entry_count[c, a]):
-            denom[entry_parent[s + k]] += avg[s + k]
+    _sum_by_parent(player, parent, entry_start, entry_count, entry_parent, avg, denom)
     for c in range(1, len(player)):
         a = player[parent[c]]
         if a == CHANCE:
