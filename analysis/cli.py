@@ -28,6 +28,7 @@ import itertools
 import os
 import sys
 import tempfile
+import time
 import types
 import typing
 from pathlib import Path
@@ -302,16 +303,53 @@ def _registry_name(game: Game, policy) -> str:
     return policy_name(game, policy)
 
 
-def _run_options(args: argparse.Namespace, backend: str = "loky") -> dict[str, Any]:
-    from analysis.runner import check_n_jobs
+def _run_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The executor's options of a study command, checked before any work."""
+    from analysis.runner import check_n_jobs, check_run_dir
 
+    if args.scheduler is not None and args.backend != "dask":
+        raise UsageError("--scheduler needs --backend dask")
+    if args.backend == "dask" and args.scheduler is None:
+        raise UsageError("--backend dask needs --scheduler tcp://HOST:PORT")
     try:
-        check_n_jobs(args.n_jobs, backend)
+        check_n_jobs(args.n_jobs, args.backend)
     except ValueError as exc:
         raise UsageError(f"--{exc}".replace("--n_jobs", "--n-jobs")) from None
     if args.chunk_size is not None and args.chunk_size < 1:
         raise UsageError(f"--chunk-size must be a positive integer, got {args.chunk_size}")
-    return {"n_jobs": args.n_jobs, "chunk_size": args.chunk_size, "progress": args.progress}
+    if args.out_dir is not None:
+        check_run_dir(args.out_dir)
+        args.resume_hint = args.out_dir
+    return {"n_jobs": args.n_jobs, "chunk_size": args.chunk_size, "progress": args.progress,
+            "backend": args.backend, "scheduler": args.scheduler}
+
+
+def _json_value(value: Any) -> Any:
+    """A value JSON can hold: NaN and infinities become null (strict JSON has neither)."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_value(v) for v in value]
+    return value
+
+
+def json_document(rows: pl.DataFrame, experiment: dict[str, Any], seconds: float,
+                  **extra: Any) -> str:
+    """``{"rows": [...], "experiment": {...}, "seconds": ...}``: the printed table's rows as
+    objects (same column names), what was played, and the command's wall time."""
+    import json
+
+    doc = {"rows": rows.to_dicts(), "experiment": experiment, "seconds": round(seconds, 3),
+           **extra}
+    return json.dumps(_json_value(doc), indent=2, default=str)
+
+
+def _policy_spec(experiment, policy) -> dict[str, Any]:
+    from analysis.experiment import policy_name
+
+    return {"name": policy_name(experiment.game, policy), "params": policy.get_params()}
 
 
 def _check_precision(precision: float | None) -> None:
@@ -333,15 +371,12 @@ def _rates_text(rates: pl.DataFrame) -> list[str]:
 
 def cmd_simulate(args: argparse.Namespace) -> str:
     from analysis import summaries
-    from analysis.runner import check_run_dir, run, run_until
+    from analysis.runner import run, run_until, sessions_text
 
+    started = time.perf_counter()
     experiment = build_experiment(args)
     unit = experiment.unit
-    if args.scheduler is not None and args.backend != "dask":
-        raise UsageError("--scheduler needs --backend dask")
-    if args.backend == "dask" and args.scheduler is None:
-        raise UsageError("--backend dask needs --scheduler tcp://HOST:PORT")
-    options = _run_options(args, args.backend)
+    options = _run_options(args)
     _check_precision(args.precision)
     metric = args.metric
     names = [m.name for m in unit.metrics]
@@ -352,31 +387,30 @@ def cmd_simulate(args: argparse.Namespace) -> str:
         if metric not in names:
             raise UsageError(f"--metric must be one of {', '.join(names) or 'none'} for "
                              f"{experiment.game.name} {unit.name}, got {metric!r}")
-    if args.out_dir is not None:
-        check_run_dir(args.out_dir)
-        args.resume_hint = args.out_dir
     with tempfile.TemporaryDirectory(prefix="tapisvert-") as scratch:
         out_dir = args.out_dir if args.out_dir is not None else Path(scratch) / "run"
-        backend = {"backend": args.backend, "scheduler": args.scheduler}
         if args.precision is None:
-            result = run(experiment, out_dir, **options, **backend)
+            result = run(experiment, out_dir, **options)
         else:
             def estimate(res):
                 return summaries.estimate(unit.metrics, res.scan(unit.summary_table), metric,
                                           cluster=unit.cluster)
 
-            result = run_until(experiment, out_dir, estimate, args.precision / 100, **options,
-                               **backend)
+            result = run_until(experiment, out_dir, estimate, args.precision / 100, **options)
         rates = summaries.evaluate(unit.metrics, result.scan(unit.summary_table),
                                    cluster=unit.cluster)
-        session = result.manifest["sessions"][-1]
+        if args.json:
+            extra = {"sequential": result.manifest["sequential"]} if args.precision else {}
+            return json_document(rates, experiment.to_dict(), time.perf_counter() - started,
+                                 units=result.manifest["units_done"],
+                                 sessions=len(result.manifest["sessions"]), **extra)
         size = f"{result.manifest['units_done']} {unit.name}"
         if unit.summary_table != unit.name:
             rows = result.scan(unit.summary_table).select(pl.len()).collect().item()
             size += f" ({rows} {unit.summary_table})"
         lines = [f"{experiment.game.name}, {experiment.options or 'default rules'}, "
-                 f"{experiment.labels()}, seed {experiment.seed}: {size} in "
-                 f"{session['wall_seconds']:.1f} s"]
+                 f"{experiment.labels()}, seed {experiment.seed}: {size} "
+                 f"{sessions_text(result.manifest)}"]
         lines += _rates_text(rates)
         if unit.cluster is not None:
             lines.append(f"  intervals are cluster-robust: the {unit.summary_table} of one "
@@ -400,6 +434,7 @@ def cmd_compare(args: argparse.Namespace) -> str:
     from analysis.compare import compare, verdict
     from analysis.experiment import check_seats, policy_label
 
+    started = time.perf_counter()
     experiment = build_experiment(args)
     if len(experiment.policies) != 1 and args.baseline is None:
         raise UsageError("the config gives one policy per seat, but compare puts A (then B) at "
@@ -417,9 +452,15 @@ def cmd_compare(args: argparse.Namespace) -> str:
     precision = args.precision
     _check_precision(precision)
     table = compare(experiment.replace(policies=(focal,)), a, b, baseline, seats,
-                    precision=precision, **_run_options(args))
+                    precision=precision, out_dir=args.out_dir, **_run_options(args))
     if args.out is not None:
         write_table(table, args.out)
+    if args.json:
+        return json_document(
+            table, {**experiment.replace(policies=(baseline,)).to_dict(),
+                    "a": _policy_spec(experiment, a), "b": _policy_spec(experiment, b),
+                    "baseline": _policy_spec(experiment, baseline), "seats": list(seats),
+                    "precision": precision}, time.perf_counter() - started)
     paired = table.row(2, named=True)
     unpaired = table.row(3, named=True)
     lines = [
@@ -469,6 +510,7 @@ def cmd_sweep(args: argparse.Namespace) -> str:
     from analysis.compare import sweep
     from analysis.experiment import check_seats, policy_label
 
+    started = time.perf_counter()
     experiment = build_experiment(args)
     if not args.grid:
         raise UsageError("sweep needs at least one --grid NAME=V1,V2,…")
@@ -488,9 +530,14 @@ def cmd_sweep(args: argparse.Namespace) -> str:
     if args.out is not None:
         check_out_file(args.out)
     run_options = _run_options(args)
-    table = sweep(experiment, grid, seats=seats, correction=args.correction, **run_options)
+    table = sweep(experiment, grid, seats=seats, correction=args.correction,
+                  out_dir=args.out_dir, **run_options)
     if args.out is not None:
         write_table(table, args.out)
+    if args.json:
+        return json_document(table, {**experiment.to_dict(), "grid": grid, "seats": list(seats),
+                                     "correction": args.correction},
+                             time.perf_counter() - started)
     metrics = [m.name for m in experiment.unit.metrics]
     keep = [c for c in table.columns if c.startswith("param_")] + [
         "n", *metrics[:3], "score", "diff_vs_first", "diff_low", "diff_high", "p_adjusted"]
@@ -550,7 +597,12 @@ def cmd_odds(args: argparse.Namespace) -> str:
         raise UsageError(f"odds {game.name} does not take --{extra[0].replace('_', '-')}")
     question = game.odds.question(**values)
     heading = game.odds.describe(experiment.config, question)
+    started = time.perf_counter()
     table = odds(experiment, question)
+    if args.json:
+        return json_document(table, {**experiment.to_dict(),
+                                     "question": dataclasses.asdict(question)},
+                             time.perf_counter() - started, heading=heading)
     return "\n".join([heading, show(table)])
 
 
@@ -678,11 +730,21 @@ def _experiment_parent(default_size: int, scope: list[Game]) -> argparse.Argumen
 
 
 def _run_parent() -> argparse.ArgumentParser:
+    """The executor's flags, the same for every study (analysis.runner)."""
     parent = Parser(add_help=False)
     parent.add_argument("--n-jobs", type=int, default=1, help="worker processes (-1: all cores)")
     parent.add_argument("--chunk-size", type=int, help="units per chunk")
     parent.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress bar (default: when stderr is a terminal)")
+    parent.add_argument("--out-dir", type=Path,
+                        help="keep the run (manifest + Parquet parts); rerun the same command "
+                             "to resume, with a larger size to extend")
+    parent.add_argument("--backend", default="loky", choices=("loky", "threading", "dask"))
+    parent.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT "
+                                            "(with --backend dask)")
+    parent.add_argument("--json", action="store_true",
+                        help="print one JSON document {rows, experiment, seconds} instead of "
+                             "the table")
     return parent
 
 
@@ -704,10 +766,6 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", parents=[_experiment_parent(100_000, scope), run_parent],
                               help="play deals or games; print rates with 95%% intervals")
-    sim.add_argument("--out-dir", type=Path,
-                     help="keep the run (Parquet parts + manifest); rerun to resume")
-    sim.add_argument("--backend", default="loky", choices=("loky", "threading", "dask"))
-    sim.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
     sim.add_argument("--precision", type=float,
                      help="sequential mode: stop when --metric is within ± this many points")
     sim.add_argument("--metric", help="the metric --precision watches (default: the unit's "
@@ -743,6 +801,9 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                                help="odds of making a contract with a given hand")
     for name, (_kind, doc, _required) in _question_fields(scope).items():
         odds.add_argument(f"--{name.replace('_', '-')}", dest=f"question_{name}", help=doc)
+    odds.add_argument("--json", action="store_true",
+                      help="print one JSON document {rows, experiment, seconds} instead of the "
+                           "table")
     odds.set_defaults(run=cmd_odds)
 
     rep = commands.add_parser("report", help="balance report (HTML + Markdown); 'all' builds "

@@ -12,56 +12,70 @@ passes round the table, every seat meets every position.
 from __future__ import annotations
 
 import itertools
-import os
-import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
-from joblib import Parallel, delayed
 
 from analysis import stats, summaries
 from analysis.experiment import Experiment, build_policy, check_seats, policy_label, seat_experiment
-from analysis.runner import check_n_jobs, local_parallel, tie_to_parent, workers
+from analysis.runner import Study, map_chunks
 from simulators.core.game import Game, Unit
 from simulators.core.params import Policy
 
 
-def _chunks(size: int, chunk_size: int) -> list[tuple[int, int]]:
-    return [(first, min(chunk_size, size - first)) for first in range(0, size, chunk_size)]
+class ScoreStudy(Study):
+    """Arms on the same units; the focal seats' score of each arm reduced to paired sums.
+
+    Per chunk and arm ``i``: the sums of :class:`~analysis.stats.PairedSums`
+    of the arm's focal score (``a``) against the first arm's (``b``), keys
+    ``"<i>:<stat>"``; with ``metrics``, each arm's metric sums too
+    (:func:`analysis.summaries.sums`, keys ``"<i>|<metric>:<stat>"``).
+    """
+
+    def __init__(self, kind: str, arms: Sequence[Experiment], seats: tuple[int, ...],
+                 metrics: bool = False, settings: Mapping[str, Any] | None = None):
+        self.kind, self.arms, self.seats = kind, tuple(arms), tuple(seats)
+        self.metrics, self._settings = metrics, dict(settings or {})
+
+    def settings(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), **self._settings}
+
+    def reduce_chunk(self, first: int, count: int) -> dict[str, float]:
+        out: dict[str, float] = {}
+        reference = None
+        for i, exp in enumerate(self.arms):
+            tables = exp.play(first, count)
+            per_seat = exp.unit.seat_scores(tables, exp.config)
+            score = per_seat[:, list(self.seats)].sum(axis=1).astype(np.float64)
+            reference = score if reference is None else reference
+            out |= {f"{i}:{k}": v
+                    for k, v in stats.PairedSums.of(score, reference)._asdict().items()}
+            if self.metrics:
+                unit = exp.unit
+                sums = summaries.sums(unit.metrics, tables[unit.summary_table], unit.cluster)
+                out |= {f"{i}|{k}": v for k, v in sums.items()}
+        return out
 
 
-def _focal_scores(experiments: Sequence[Experiment], seats: tuple[int, ...], first: int,
-                  count: int, owner: int | None = None
-                  ) -> tuple[int, list[np.ndarray], list[pl.DataFrame]]:
-    """Worker: play one unit range under each experiment; focal scores and summary tables."""
-    if owner is not None:
-        tie_to_parent(owner)
-    scores, summary = [], []
-    for exp in experiments:
-        tables = exp.play(first, count)
-        per_seat = exp.unit.seat_scores(tables, exp.config)
-        scores.append(per_seat[:, list(seats)].sum(axis=1))
-        summary.append(tables[exp.unit.summary_table])
-    return first, scores, summary
+def paired_sums(totals: Mapping[str, float], arm: int) -> stats.PairedSums:
+    """Arm ``arm``'s score (``a``) against the first arm's (``b``), from a study's totals."""
+    return stats.PairedSums(*(totals.get(f"{arm}:{k}", 0.0) for k in stats.PairedSums._fields))
 
 
-def _default_chunk(base: Experiment, chunk_size: int | None) -> int:
-    return chunk_size or max(1, base.unit.default_chunk // 5)
-
-
-def _progress(total: int, unit: str, progress: bool | None):
-    from tqdm.auto import tqdm
-
-    enabled = sys.stderr.isatty() if progress is None else progress
-    return tqdm(total=total, unit=unit, unit_scale=True, disable=not enabled, file=sys.stderr)
+def _arm_sums(totals: Mapping[str, float], arm: int) -> dict[str, float]:
+    prefix = f"{arm}|"
+    return {k.removeprefix(prefix): v for k, v in totals.items() if k.startswith(prefix)}
 
 
 def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
             baseline: Policy | str | None = None, seats: Sequence[int] = (0,), *,
             precision: float | None = None, confidence: float = 0.95, n_jobs: int = 1,
-            chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:
+            chunk_size: int | None = None, progress: bool | None = None,
+            out_dir: str | Path | None = None, backend: str = "loky",
+            scheduler: str | None = None) -> pl.DataFrame:
     """Compare policy ``a`` with ``b`` at ``seats`` on the same units of ``base``.
 
     ``a``, ``b`` and ``baseline`` are policy objects (any class with the
@@ -72,79 +86,62 @@ def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
     (``base.unit.score`` says what one score means).
 
     ``base.size`` units at most; with ``precision`` (a half-width for the
-    paired difference, in score points) the units are played in chunks and
-    the paired interval is checked after every chunk in chunk order (the
-    same checkpoints whatever ``n_jobs``) until it is that narrow. Returns
-    one row each for A, B, the paired difference A - B and, for reference,
-    the unpaired (Welch) difference: ``row, policy, mean, low, high, n,
-    p_value, target_reached`` (``target_reached``: null without
+    paired difference, in score points) the paired interval is checked after
+    every chunk in chunk order (the same checkpoints whatever ``n_jobs`` and
+    backend) until it is that narrow. The units run on
+    :func:`analysis.runner.map_chunks`: with ``out_dir`` a killed comparison
+    resumes exactly; ``backend="dask"`` with ``scheduler`` runs it on a
+    cluster. Returns one row each for A, B, the paired difference A - B and,
+    for reference, the unpaired (Welch) difference: ``row, policy, mean, low,
+    high, n, p_value, target_reached`` (``target_reached``: null without
     ``precision``, else whether the interval reached it within the budget).
     """
-    check_n_jobs(n_jobs)
+    study, label_a, label_b = compare_study(base, a, b, baseline, seats)
+
+    def precise(totals: Mapping[str, float]) -> bool:
+        est = stats.paired_difference(_a_vs_b(totals), confidence=confidence)
+        return (est.high - est.low) / 2 <= precision
+
+    result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
+                        scheduler=scheduler, progress=progress,
+                        stop=None if precision is None else precise)
+    table = comparison_table(_a_vs_b(result.totals), None, label_a, label_b, confidence)
+    return table.with_columns(pl.lit(result.target_reached, dtype=pl.Boolean)
+                              .alias("target_reached"))
+
+
+def compare_study(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
+                  ) -> tuple[ScoreStudy, str, str]:
+    """The study ``compare`` runs (arms B then A: A is scored against B) and the labels."""
     a, b = build_policy(base.game, a), build_policy(base.game, b)
     if baseline is None and len(base.policies) != 1:
         raise ValueError("the experiment has one policy per seat: give the baseline policy of "
                          "the seats not under study")
     baseline = build_policy(base.game, baseline if baseline is not None else base.policies[0])
     seats = check_seats(seats, base.seats)
-    exp_a = seat_experiment(base, a, baseline, seats)
-    exp_b = seat_experiment(base, b, baseline, seats)
-    chunks = _chunks(base.size, _default_chunk(base, chunk_size))
-    wave = len(chunks) if precision is None else workers(n_jobs)
-    got: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    payload, owner, reached = [exp_a, exp_b], os.getpid(), None
-    with _progress(base.size, base.unit.singular, progress) as bar:
-        for start in range(0, len(chunks), wave):
-            tasks = [delayed(_focal_scores)(payload, seats, f, c, owner)
-                     for f, c in chunks[start:start + wave]]
-            with local_parallel(n_jobs):
-                results = list(Parallel(return_as="generator_unordered")(tasks))
-            for first, (sa, sb), _ in results:
-                got[first] = (sa, sb)
-                bar.update(len(sa))
-            if precision is not None:
-                reached = _first_precise(got, [f for f, _ in chunks[:start + wave]], precision,
-                                         confidence)
-                if reached is not None:
-                    got = {f: got[f] for f in [f for f, _ in chunks[:reached]]}
-                    break
-    score_a, score_b = _stack(got)
-    table = comparison_table(score_a, score_b, policy_label(base.game, a),
-                             policy_label(base.game, b), confidence)
-    target = None if precision is None else reached is not None
-    return table.with_columns(pl.lit(target, dtype=pl.Boolean).alias("target_reached"))
+    arms = [seat_experiment(base, p, baseline, seats) for p in (b, a)]
+    return (ScoreStudy("compare", arms, seats),
+            policy_label(base.game, a), policy_label(base.game, b))
 
 
-def _first_precise(got: Mapping[int, tuple[np.ndarray, np.ndarray]], firsts: Sequence[int],
-                   precision: float, confidence: float) -> int | None:
-    """The smallest number of chunks (in chunk order) whose paired interval is precise enough."""
-    diffs = [got[f][0].astype(float) - got[f][1] for f in firsts]
-    n = total = squares = 0.0
-    for k, d in enumerate(diffs, start=1):  # running moments: one pass over the prefixes
-        n, total, squares = n + d.size, total + d.sum(), squares + (d * d).sum()
-        if n < 2:
-            continue
-        var = max(0.0, (squares - total * total / n) / (n - 1))
-        est = stats.mean_from_moments(total / n, var ** 0.5, int(n), confidence)
-        if (est.high - est.low) / 2 <= precision:
-            return k
-    return None
+def _a_vs_b(totals: Mapping[str, float]) -> stats.PairedSums:
+    """A's sums (arm 1) against B's (arm 0)."""
+    return paired_sums(totals, 1)
 
 
-def _stack(got: Mapping[int, tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    order = sorted(got)
-    return (np.concatenate([got[k][0] for k in order]),
-            np.concatenate([got[k][1] for k in order]))
-
-
-def comparison_table(score_a: np.ndarray, score_b: np.ndarray, label_a: str, label_b: str,
+def comparison_table(a, b=None, label_a: str = "A", label_b: str = "B",
                      confidence: float = 0.95) -> pl.DataFrame:
-    """Means of A and B, paired and unpaired differences, as one tidy table."""
-    ea, eb = stats.mean(score_a, confidence), stats.mean(score_b, confidence)
-    paired = stats.paired_difference(score_a, score_b, confidence)
-    unpaired = stats.unpaired_difference(score_a, score_b, confidence)
-    p_paired = stats.difference_pvalue(score_a, score_b, paired=True) if len(score_a) > 1 else 1.0
-    p_unpaired = stats.difference_pvalue(score_a, score_b, paired=False)
+    """Means of A and B, paired and unpaired differences, as one tidy table.
+
+    ``a`` and ``b`` are the two score arrays, or ``a`` is their
+    :class:`~analysis.stats.PairedSums` (``b`` None).
+    """
+    sums = a if isinstance(a, stats.PairedSums) else stats.PairedSums.of(a, b)
+    ea, eb = stats.mean_of(sums, "a", confidence), stats.mean_of(sums, "b", confidence)
+    paired = stats.paired_difference(sums, confidence=confidence)
+    unpaired = stats.unpaired_difference(sums, confidence=confidence)
+    p_paired = stats.difference_pvalue(sums, paired=True)
+    p_unpaired = stats.difference_pvalue(sums, paired=False)
     rows = [("A", label_a, ea, None), ("B", label_b, eb, None),
             ("A - B paired", f"{label_a} - {label_b}", paired, p_paired),
             ("A - B unpaired", f"{label_a} - {label_b}", unpaired, p_unpaired)]
@@ -213,7 +210,9 @@ def check_metric_names(game: Game, unit: Unit) -> None:
 def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
           seats: Sequence[int] = (0,), baseline: Policy | str | None = None,
           correction: str = "holm", confidence: float = 0.95, n_jobs: int = 1,
-          chunk_size: int | None = None, progress: bool | None = None) -> pl.DataFrame:
+          chunk_size: int | None = None, progress: bool | None = None,
+          out_dir: str | Path | None = None, backend: str = "loky",
+          scheduler: str | None = None) -> pl.DataFrame:
     """Play ``base`` at every grid point on the same units; one tidy row per point.
 
     Grid keys are parameters of ``base``'s (first) policy or rule options.
@@ -225,9 +224,23 @@ def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
     ``score`` (mean score of the swept seats per unit, meaning
     ``base.unit.score``) with its interval, ``diff_vs_first`` (paired, against
     the first grid point) with its interval, ``p_value`` and ``p_adjusted``
-    (``holm`` or ``fdr_bh``).
+    (``holm`` or ``fdr_bh``). The units run on
+    :func:`analysis.runner.map_chunks` (workers keep sums, never tables: memory
+    does not grow with the size); with ``out_dir`` a killed sweep resumes
+    exactly, and ``backend="dask"`` with ``scheduler`` runs it on a cluster.
     """
-    check_n_jobs(n_jobs)
+    study, points = sweep_study(base, grid, seats=seats, baseline=baseline)
+    if correction not in ("holm", "fdr_bh"):
+        raise ValueError(f"correction must be 'holm' or 'fdr_bh', got {correction!r}")
+    result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
+                        scheduler=scheduler, progress=progress)
+    return sweep_table(study, points, result.totals, correction, confidence)
+
+
+def sweep_study(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
+                seats: Sequence[int] = (0,), baseline: Policy | str | None = None
+                ) -> tuple[ScoreStudy, list[dict[str, Any]]]:
+    """The study ``sweep`` runs (one arm per grid point) and the grid points."""
     points = parameter_grid(grid)
     check_metric_names(base.game, base.unit)
     if baseline is None and len(base.policies) != 1:
@@ -238,35 +251,30 @@ def sweep(base: Experiment, grid: Mapping[str, Sequence[Any]], *,
                                    if k not in base.policies[0].parameters()}) for p in points]
     fewest = min(exp.seats for exp in plain)
     focal_seats = check_seats(seats, fewest)
-    experiments = [_apply(base, p, focal_seats, baseline) for p in points]
-    owner = os.getpid()
-    tasks = [delayed(_focal_scores)(experiments, focal_seats, f, c, owner)
-             for f, c in _chunks(base.size, _default_chunk(base, chunk_size))]
-    scores: dict[int, list[np.ndarray]] = {}
-    deals: dict[int, list[pl.DataFrame]] = {}
-    with _progress(base.size * len(points), base.unit.singular, progress) as bar:
-        with local_parallel(n_jobs):
-            for first, s, d in Parallel(return_as="generator_unordered")(tasks):
-                scores[first], deals[first] = s, d
-                bar.update(len(s[0]) * len(points))
-    order = sorted(scores)
+    arms = [_apply(base, p, focal_seats, baseline) for p in points]
+    return ScoreStudy("sweep", arms, focal_seats, metrics=True,
+                      settings={"grid": {k: list(v) for k, v in grid.items()}}), points
+
+
+def sweep_table(study: ScoreStudy, points: Sequence[Mapping[str, Any]],
+                totals: Mapping[str, float], correction: str = "holm",
+                confidence: float = 0.95) -> pl.DataFrame:
+    """The sweep's rows from its study's totals."""
+    unit = study.base.unit
     rows = []
-    first_scores = np.concatenate([scores[k][0] for k in order])
     for i, point in enumerate(points):
-        point_scores = np.concatenate([scores[k][i] for k in order])
-        rates = summaries.evaluate(base.unit.metrics, pl.concat([deals[k][i] for k in order]),
-                                   confidence, cluster=base.unit.cluster)
+        sums = paired_sums(totals, i)
+        rates = summaries.from_sums(unit.metrics, _arm_sums(totals, i), confidence, unit.cluster)
         row: dict[str, Any] = {f"param_{k}": v for k, v in point.items()}
-        row["n"] = len(point_scores)
+        row["n"] = int(sums.n)
         for r in rates.iter_rows(named=True):
             row[r["metric"]], row[f"{r['metric']}_low"], row[f"{r['metric']}_high"] = (
                 r["value"], r["low"], r["high"])
-        score = stats.mean(point_scores, confidence)
+        score = stats.mean_of(sums, "a", confidence)
         row.update(score=score.value, score_low=score.low, score_high=score.high)
-        diff = stats.paired_difference(point_scores, first_scores, confidence)
+        diff = stats.paired_difference(sums, confidence=confidence)
         row.update(diff_vs_first=diff.value, diff_low=diff.low, diff_high=diff.high)
-        same = np.array_equal(point_scores, first_scores)
-        row["p_value"] = 1.0 if same else stats.difference_pvalue(point_scores, first_scores)
+        row["p_value"] = 1.0 if i == 0 else stats.difference_pvalue(sums)
         rows.append(row)
     table = pl.DataFrame(rows)
     adjusted = np.ones(len(rows))

@@ -16,10 +16,18 @@ so the final table is identical to an uninterrupted run. Workers return
 their tables to this process, which writes them: the same code runs on a
 local process pool (joblib's ``loky``) or on a Dask cluster
 (``backend="dask"``), and memory stays bounded by a few chunks in flight.
+
+Every study runs on this one executor. ``simulate`` keeps the tables
+(:func:`run`, :func:`run_until`); ``compare``, ``sweep`` and ``odds`` are a
+:class:`Study` whose workers reduce each chunk to a few additive sums
+(counts, sums, sums of squares, cross-products, cluster totals), written as
+``sums/part-*.parquet`` (:func:`map_chunks`). Both kinds share the
+manifest, the resume, the backends and the sequential stopping rule.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -39,6 +47,7 @@ from analysis.experiment import Experiment
 from simulators.core.rng import root_entropy
 
 MANIFEST = "manifest.json"
+SUMS = "sums"  # a study's per-chunk sums: one table of (key, value) rows per chunk
 BACKENDS = ("loky", "threading", "dask")
 # Dask's own default connect timeout: a loaded machine or a busy scheduler can take seconds
 # to answer, and an unreachable address is then reported after this long
@@ -179,6 +188,80 @@ def tie_to_parent(owner: int, period: float = 0.5) -> None:
     threading.Thread(target=watch, name="tapisvert-parent-watch", daemon=True).start()
 
 
+class Study:
+    """Arms played on the same units, each chunk reduced by the worker to additive sums.
+
+    A subclass (``analysis.compare``, ``analysis.odds``) sets ``kind``,
+    ``arms`` (experiments on the same units: same game, unit, size and seed)
+    and implements :meth:`reduce_chunk`; it must pickle (it is shipped to
+    worker processes or a Dask cluster). :meth:`to_dict` is what a resumed
+    run checks: the same study, possibly with a larger size.
+    """
+
+    kind: str = "study"
+    arms: tuple[Experiment, ...] = ()
+
+    @property
+    def base(self) -> Experiment:
+        """The first arm: game, unit, size and seed of the study."""
+        return self.arms[0]
+
+    @property
+    def size(self) -> int:
+        return self.base.size
+
+    @property
+    def default_chunk(self) -> int:
+        """Units per chunk: a fifth of the unit's default, as every arm plays each unit."""
+        return max(1, self.base.unit.default_chunk // 5)
+
+    def settings(self) -> dict[str, Any]:
+        """Plain values that, with the arms, define the study (seats, question…)."""
+        return {}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form for the manifest; ``size`` is the one key a resume may change."""
+        return {"kind": self.kind, "size": self.size,
+                "arms": [{k: v for k, v in a.to_dict().items() if k != "size"}
+                         for a in self.arms], **self.settings()}
+
+    def reduce_chunk(self, first: int, count: int) -> dict[str, float]:
+        """Worker: play units ``first .. first + count - 1`` under every arm; additive sums."""
+        raise NotImplementedError
+
+
+class _Job:
+    """What a plan runs: an experiment's tables (simulate) or a study's sums."""
+
+    def __init__(self, work: Experiment | Study):
+        self.work = work
+        self.is_study = isinstance(work, Study)
+        base = work.base if self.is_study else work
+        self.size, self.unit, self.label = work.size, base.unit, base.game.name
+        self.parts = (SUMS,) if self.is_study else tuple(base.unit.tables)
+        self.default_chunk = work.default_chunk if self.is_study else base.unit.default_chunk
+        self.key = "study" if self.is_study else "experiment"
+
+    def spec(self) -> dict[str, Any]:
+        return self.work.to_dict()
+
+    @staticmethod
+    def normalized(key: str, held: dict[str, Any]) -> dict[str, Any]:
+        """A manifest's spec as this version writes it (an experiment spelled with defaults)."""
+        return Experiment.from_dict(held).to_dict() if key == "experiment" else held
+
+
+def _reduce_chunk(study: Study, chunk: int, first: int, count: int, owner: int | None = None):
+    """Worker: one chunk of a study reduced to its sums; (chunk, {"sums": frame}, seconds)."""
+    if owner is not None:
+        tie_to_parent(owner)
+    start = time.perf_counter()
+    sums = study.reduce_chunk(first, count)
+    frame = pl.DataFrame({"key": list(sums), "value": [float(v) for v in sums.values()]},
+                         schema={"key": pl.String, "value": pl.Float64})
+    return chunk, {SUMS: frame}, time.perf_counter() - start
+
+
 def _play_chunk(experiment: Experiment, chunk: int, first: int, count: int,
                 write_to: dict[str, str] | None = None, owner: int | None = None):
     """Worker: play one chunk; returns (chunk, tables or temporary files, seconds).
@@ -208,18 +291,18 @@ class _Plan:
     """Chunking of a run and which chunks are already on disk."""
 
     path: Path
-    experiment: Experiment
+    job: _Job
     chunk_size: int
     tables: tuple[str, ...]
     manifest: dict[str, Any]
 
     @property
     def n_chunks(self) -> int:
-        return -(-self.experiment.size // self.chunk_size)
+        return -(-self.job.size // self.chunk_size)
 
     def bounds(self, chunk: int) -> tuple[int, int]:
         first = chunk * self.chunk_size
-        return first, min(self.chunk_size, self.experiment.size - first)
+        return first, min(self.chunk_size, self.job.size - first)
 
     def part(self, table: str, chunk: int) -> Path:
         return self.path / table / f"part-{chunk:06d}.parquet"
@@ -234,6 +317,11 @@ class _Plan:
                 os.replace(table, self.part(name, chunk))
             else:
                 _atomic_write(self.part(name, chunk), table.write_parquet)
+
+    def sums(self, chunk: int) -> dict[str, float]:
+        """A finished study chunk's sums."""
+        frame = pl.read_parquet(self.part(SUMS, chunk))
+        return dict(zip(frame["key"].to_list(), frame["value"].to_list(), strict=True))
 
 
 def differences(held: dict[str, Any], wanted: dict[str, Any], prefix: str = "") -> list[str]:
@@ -253,13 +341,16 @@ def differences(held: dict[str, Any], wanted: dict[str, Any], prefix: str = "") 
     return out
 
 
-def _read_manifest(out_dir: Path) -> dict[str, Any]:
+def _read_manifest(out_dir: Path, key: str = "experiment") -> dict[str, Any]:
     try:
         manifest = json.loads((out_dir / MANIFEST).read_text())
-        manifest["experiment"], manifest["chunk_size"]  # noqa: B018 (the keys a run needs)
+        manifest["chunk_size"]  # noqa: B018 (a key every run has)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{str(out_dir / MANIFEST)!r} is damaged ({type(exc).__name__}); "
                          "delete the directory to start again") from None
+    if key not in manifest:
+        other = "a study (compare, sweep, odds)" if "study" in manifest else "a simulate run"
+        raise ValueError(f"{str(out_dir)!r} holds {other}; use another directory")
     return manifest
 
 
@@ -283,32 +374,32 @@ def _drop_unreadable_parts(plan: _Plan) -> int:
     return len(bad)
 
 
-def _reopen(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _Plan:
-    """Reopen a run directory for the same experiment, possibly extended to a larger size."""
-    tables = experiment.unit.tables
-    manifest = _read_manifest(out_dir)
-    held = dict(manifest["experiment"])
-    # Compare the experiments as plain values: a command that spells out a default
-    # (--players 4) is the same experiment; the size may grow (extend a finished run).
-    held_norm = Experiment.from_dict(held).to_dict()
-    wanted = experiment.to_dict()
+def _reopen(job: _Job, out_dir: Path, chunk_size: int | None) -> _Plan:
+    """Reopen a run directory for the same experiment or study, possibly with a larger size."""
+    tables = job.parts
+    manifest = _read_manifest(out_dir, job.key)
+    held = dict(manifest[job.key])
+    # Compare as plain values: a command that spells out a default (--players 4) is the
+    # same experiment; the size may grow (extend a finished run).
+    held_norm = job.normalized(job.key, held)
+    wanted = job.spec()
     diff = differences({**held_norm, "size": None}, {**wanted, "size": None})
     if diff:
-        raise ValueError(f"{str(out_dir)!r} holds a different experiment ({'; '.join(diff)}); "
+        raise ValueError(f"{str(out_dir)!r} holds a different {job.key} ({'; '.join(diff)}); "
                          "use another directory or delete it")
     if chunk_size is not None and chunk_size != manifest["chunk_size"]:
         raise ValueError(f"chunk_size {chunk_size} differs from the run in {str(out_dir)!r} "
                          f"({manifest['chunk_size']}); omit it to resume")
-    old_size, size, chunk = held["size"], experiment.size, manifest["chunk_size"]
+    old_size, size, chunk = held["size"], job.size, manifest["chunk_size"]
     if size < old_size:
         raise ValueError(f"{str(out_dir)!r} holds a run of {old_size} "
-                         f"{experiment.unit.name}; give that size to resume it, a larger one "
+                         f"{job.unit.name}; give that size to resume it, a larger one "
                          "to extend it, or use another directory")
     for table in tables:  # a killed writer may have left a temporary file
         (out_dir / table).mkdir(exist_ok=True)
         for stale in (out_dir / table).glob(".part-*.tmp"):
             stale.unlink()
-    plan = _Plan(out_dir, experiment, chunk, tables, manifest)
+    plan = _Plan(out_dir, job, chunk, tables, manifest)
     replayed = _drop_unreadable_parts(plan)
     if replayed:
         print(f"tapisvert: {replayed} damaged chunk file(s) in {str(out_dir)!r} will be played "
@@ -317,7 +408,7 @@ def _reopen(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _P
         if old_size % chunk:
             for table in tables:
                 plan.part(table, old_size // chunk).unlink(missing_ok=True)
-        manifest = {**manifest, "experiment": wanted, "n_chunks": plan.n_chunks,
+        manifest = {**manifest, job.key: wanted, "n_chunks": plan.n_chunks,
                     "complete": False, "extended_from": old_size}
         _write_manifest(out_dir, manifest)
         plan.manifest = manifest
@@ -356,23 +447,24 @@ def check_writable(path: Path) -> None:
         raise ValueError(f"cannot write in {str(folder)!r} ({exc.strerror or exc})") from None
 
 
-def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _Plan:
-    """Create or reopen a run directory; refuse one that holds another experiment."""
-    tables = experiment.unit.tables
+def _prepare(job: _Job, out_dir: Path, chunk_size: int | None) -> _Plan:
+    """Create or reopen a run directory; refuse one that holds another experiment or study."""
+    tables = job.parts
     if (out_dir / MANIFEST).exists():
-        return _reopen(experiment, out_dir, chunk_size)
-    chunk_size = experiment.unit.default_chunk if chunk_size is None else chunk_size
+        return _reopen(job, out_dir, chunk_size)
+    chunk_size = job.default_chunk if chunk_size is None else chunk_size
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     check_run_dir(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in out_dir.glob(f".{MANIFEST}.*.tmp"):
         stale.unlink()
+    seed = job.work.base.seed if job.is_study else job.work.seed
     manifest = {
-        "experiment": experiment.to_dict(),
-        "seed_entropy": root_entropy(experiment.seed),
+        job.key: job.spec(),
+        "seed_entropy": root_entropy(seed),
         "chunk_size": chunk_size,
-        "n_chunks": -(-experiment.size // chunk_size),
+        "n_chunks": -(-job.size // chunk_size),
         "tables": list(tables),
         "package_version": _package_version(),
         "git_commit": _git_commit(),
@@ -384,20 +476,24 @@ def _prepare(experiment: Experiment, out_dir: Path, chunk_size: int | None) -> _
     _write_manifest(out_dir, manifest)  # first: a run killed from here on can be resumed
     for table in tables:
         (out_dir / table).mkdir(exist_ok=True)
-    return _Plan(out_dir, experiment, chunk_size, tables, manifest)
+    return _Plan(out_dir, job, chunk_size, tables, manifest)
 
 
 def _execute(plan: _Plan, chunks: Iterable[int], n_jobs: int, backend: str,
              on_chunk: Callable[[int], None]) -> tuple[int, float]:
     """Play the given chunks in parallel and write each as it finishes."""
-    exp = plan.experiment
+    work = plan.job.work
     local = backend != "dask"  # remote workers may not see this disk: ship the tables back
 
     def targets(c):
         return {t: str(plan.part(t, c)) for t in plan.tables} if local else None
 
     owner = os.getpid()
-    tasks = [delayed(_play_chunk)(exp, c, *plan.bounds(c), targets(c), owner) for c in chunks]
+    if plan.job.is_study:  # a few sums per chunk: the parent writes them
+        tasks = [delayed(_reduce_chunk)(work, c, *plan.bounds(c), owner) for c in chunks]
+    else:
+        tasks = [delayed(_play_chunk)(work, c, *plan.bounds(c), targets(c), owner)
+                 for c in chunks]
     if not tasks:
         return 0, 0.0
     busy = 0.0
@@ -410,13 +506,13 @@ def _execute(plan: _Plan, chunks: Iterable[int], n_jobs: int, backend: str,
 
 
 def _progress_bar(plan: _Plan, progress: bool | None):
+    """One bar over the whole run (every arm of a study plays each unit), with its ETA."""
     from tqdm.auto import tqdm
 
     done = sum(plan.bounds(c)[1] for c in range(plan.n_chunks) if plan.done(c))
     enabled = sys.stderr.isatty() if progress is None else progress
-    return tqdm(total=plan.experiment.size, initial=done, unit=plan.experiment.unit.singular,
-                unit_scale=True, disable=not enabled, desc=plan.experiment.game.name,
-                file=sys.stderr)
+    return tqdm(total=plan.job.size, initial=done, unit=plan.job.unit.singular,
+                unit_scale=True, disable=not enabled, desc=plan.job.label, file=sys.stderr)
 
 
 def _register_loky_backend() -> str:
@@ -478,6 +574,36 @@ def local_parallel(n_jobs: int):
     return parallel_config(backend=_register_loky_backend(), n_jobs=n_jobs)
 
 
+def _chunks_in_order(plan: _Plan, n_jobs: int, backend: str, scheduler: str | None,
+                     progress: bool | None, stop: Callable[[int], bool] | None
+                     ) -> tuple[int, float, int | None]:
+    """Play every missing chunk; with ``stop``, in waves, checking ``stop(k)`` after each
+    prefix of ``k`` chunks in chunk order (the same checkpoints whatever ``n_jobs`` and the
+    backend) and deleting what a wave played beyond the first prefix where it holds.
+    Returns (chunks played, worker seconds, stopping prefix or None)."""
+    ran, busy, reached = 0, 0.0, None
+    if stop is None:
+        wave = plan.n_chunks
+    else:
+        wave = workers(n_jobs) if backend != "dask" else max(2, n_jobs)
+    with _Backend(backend, scheduler) as name, _progress_bar(plan, progress) as bar:
+        for first in range(0, plan.n_chunks, wave):
+            last = min(first + wave, plan.n_chunks)
+            chunks = [c for c in range(first, last) if not plan.done(c)]
+            r, b = _execute(plan, chunks, n_jobs, name, lambda c: bar.update(plan.bounds(c)[1]))
+            ran, busy = ran + r, busy + b
+            if stop is None:
+                continue
+            reached = next((k for k in range(first + 1, last + 1) if stop(k)), None)
+            if reached is not None:
+                break
+    if reached is not None:  # forget what a larger wave played beyond the checkpoint
+        for chunk in range(reached, plan.n_chunks):
+            for table in plan.tables:
+                plan.part(table, chunk).unlink(missing_ok=True)
+    return ran, busy, reached
+
+
 def run(experiment: Experiment, out_dir: str | Path, *, n_jobs: int = 1,
         chunk_size: int | None = None, backend: str = "loky", scheduler: str | None = None,
         progress: bool | None = None) -> RunResult:
@@ -494,13 +620,9 @@ def run(experiment: Experiment, out_dir: str | Path, *, n_jobs: int = 1,
     progress : show a progress bar (default: when stderr is a terminal).
     """
     check_n_jobs(n_jobs, backend)
-    out_dir = Path(out_dir)
-    plan = _prepare(experiment, out_dir, chunk_size)
-    pending = [c for c in range(plan.n_chunks) if not plan.done(c)]
+    plan = _prepare(_Job(experiment), Path(out_dir), chunk_size)
     start = time.perf_counter()
-    with _Backend(backend, scheduler) as name, _progress_bar(plan, progress) as bar:
-        ran, busy = _execute(plan, pending, n_jobs, name,
-                             lambda c: bar.update(plan.bounds(c)[1]))
+    ran, busy, _ = _chunks_in_order(plan, n_jobs, backend, scheduler, progress, None)
     return _finish(plan, ran, busy, time.perf_counter() - start, n_jobs, backend)
 
 
@@ -518,6 +640,18 @@ def _finish(plan: _Plan, ran: int, busy: float, wall: float, n_jobs: int, backen
     manifest.update(extra)
     _write_manifest(plan.path, manifest)
     return RunResult(plan.path, manifest)
+
+
+def sessions_text(manifest: dict[str, Any]) -> str:
+    """'in 3.2 s' for one session, 'in 9.1 s over 2 sessions (this one 3.2 s)' after a resume."""
+    sessions = manifest.get("sessions", [])
+    if not sessions:
+        return "in 0.0 s"
+    total = sum(s["wall_seconds"] for s in sessions)
+    if len(sessions) == 1:
+        return f"in {total:.1f} s"
+    return (f"in {total:.1f} s over {len(sessions)} sessions (this one "
+            f"{sessions[-1]['wall_seconds']:.1f} s)")
 
 
 def run_until(experiment: Experiment, out_dir: str | Path,
@@ -541,27 +675,74 @@ def run_until(experiment: Experiment, out_dir: str | Path,
         raise ValueError(f"half_width must be positive, got {half_width!r}")
     check_n_jobs(n_jobs, backend)
     out_dir = Path(out_dir)
-    plan = _prepare(experiment, out_dir, chunk_size)
-    wave = workers(n_jobs) if backend != "dask" else max(2, n_jobs)
-    start, ran, busy = time.perf_counter(), 0, 0.0
-    reached, checked = None, 0
-    with _Backend(backend, scheduler) as name, _progress_bar(plan, progress) as bar:
-        for first in range(0, plan.n_chunks, wave):
-            chunks = [c for c in range(first, min(first + wave, plan.n_chunks))
-                      if not plan.done(c)]
-            r, b = _execute(plan, chunks, n_jobs, name, lambda c: bar.update(plan.bounds(c)[1]))
-            ran, busy = ran + r, busy + b
-            for checked in range(first + 1, min(first + wave, plan.n_chunks) + 1):
-                result = estimate(RunResult(out_dir, plan.manifest, upto=checked))
-                if (result.high - result.low) / 2 <= half_width:
-                    reached = checked
-                    break
-            if reached is not None:
-                break
-    if reached is not None:  # forget what a larger wave played beyond the checkpoint
-        for chunk in range(reached, plan.n_chunks):
-            for table in plan.tables:
-                plan.part(table, chunk).unlink(missing_ok=True)
+    plan = _prepare(_Job(experiment), out_dir, chunk_size)
+
+    def precise(k: int) -> bool:
+        result = estimate(RunResult(out_dir, plan.manifest, upto=k))
+        return (result.high - result.low) / 2 <= half_width
+
+    start = time.perf_counter()
+    ran, busy, reached = _chunks_in_order(plan, n_jobs, backend, scheduler, progress, precise)
     stop = {"stopped_after_chunks": reached, "target_half_width": half_width,
             "precision_reached": reached is not None}
     return _finish(plan, ran, busy, time.perf_counter() - start, n_jobs, backend, sequential=stop)
+
+
+@dataclass(frozen=True)
+class StudyResult:
+    """A study's sums over its chunks (in chunk order) and its manifest."""
+
+    path: Path | None
+    manifest: dict[str, Any]
+    totals: dict[str, float]
+    units: int
+    target_reached: bool | None  # None without a stopping rule
+
+
+def map_chunks(study: Study, out_dir: str | Path | None = None, *, n_jobs: int = 1,
+               chunk_size: int | None = None, backend: str = "loky",
+               scheduler: str | None = None, progress: bool | None = None,
+               stop: Callable[[dict[str, float]], bool] | None = None) -> StudyResult:
+    """Play a study's chunks (resuming what ``out_dir`` holds) and add up their sums.
+
+    Each worker plays one chunk under every arm and returns only the sums of
+    :meth:`Study.reduce_chunk`; the parent writes them (``sums/part-*``) and
+    adds them in chunk order, so memory stays flat in the number of units and
+    the totals are the same whatever ``n_jobs``, the backend or a resume.
+    Without ``out_dir`` the parts go to a temporary directory. ``stop`` is the
+    sequential rule: ``stop(totals of chunks 0..k-1)`` is checked at every
+    chunk boundary in chunk order and the study ends at the first prefix
+    where it holds (or when ``study.size`` units are spent).
+    """
+    check_n_jobs(n_jobs, backend)
+    if out_dir is None:
+        with tempfile.TemporaryDirectory(prefix="tapisvert-study-") as scratch:
+            result = map_chunks(study, Path(scratch) / "study", n_jobs=n_jobs,
+                                chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                                progress=progress, stop=stop)
+            return dataclasses.replace(result, path=None)
+    out_dir = Path(out_dir)
+    plan = _prepare(_Job(study), out_dir, chunk_size)
+    prefix: list[dict[str, float]] = [{}]  # prefix[k]: totals of chunks 0..k-1
+
+    def totals(k: int) -> dict[str, float]:
+        while len(prefix) <= k:
+            chunk_sums = plan.sums(len(prefix) - 1)
+            prefix.append({key: prefix[-1].get(key, 0.0) + chunk_sums.get(key, 0.0)
+                           for key in prefix[-1].keys() | chunk_sums.keys()})
+        return prefix[k]
+
+    rule = None if stop is None else (lambda k: stop(totals(k)))
+    start = time.perf_counter()
+    ran, busy, reached = _chunks_in_order(plan, n_jobs, backend, scheduler, progress, rule)
+    extra = {}
+    if stop is not None:
+        extra["sequential"] = {"stopped_after_chunks": reached,
+                               "precision_reached": reached is not None}
+    result = _finish(plan, ran, busy, time.perf_counter() - start, n_jobs, backend, **extra)
+    used = reached if reached is not None else plan.n_chunks
+    if not all(plan.done(c) for c in range(used)):
+        raise RuntimeError(f"{str(out_dir)!r}: chunks are missing after the run")
+    return StudyResult(out_dir, result.manifest, totals(used),
+                       sum(plan.bounds(c)[1] for c in range(used)),
+                       None if stop is None else reached is not None)

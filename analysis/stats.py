@@ -194,34 +194,109 @@ def paired_ratio_difference(y_a, n_a, y_b, n_b, confidence: float = 0.95) -> Est
     return mean_with_se(r_a - r_b, np.sqrt(g / (g - 1) * (d @ d)), g - 1, confidence, n=g)
 
 
-def paired_difference(a, b, confidence: float = 0.95) -> Estimate:
+# ------------------------------------------------------------------ paired samples
+
+
+class PairedSums(NamedTuple):
+    """Sufficient statistics of two samples measured on the same units (the same deals).
+
+    ``n`` units, ``a``/``b`` the sums, ``aa``/``bb`` the sums of squares and
+    ``ab`` the sum of products. Sums add, so a chunked run keeps these few
+    numbers per chunk, never the samples; integer-valued samples (every
+    game's scores) give sums that are exact whatever the chunking.
+    """
+
+    n: float
+    a: float
+    b: float
+    aa: float
+    bb: float
+    ab: float
+
+    @classmethod
+    def of(cls, a, b) -> PairedSums:
+        """The sums of two paired samples (arrays of one shape)."""
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        if a.shape != b.shape:
+            raise ValueError(f"paired samples must have the same shape, got {a.shape} and "
+                             f"{b.shape}")
+        return cls(float(a.size), float(a.sum()), float(b.sum()), float(a @ a), float(b @ b),
+                   float(a @ b))
+
+    def merge(self, other: PairedSums) -> PairedSums:
+        """The sums of both sets of units."""
+        return PairedSums(*(x + y for x, y in zip(self, other, strict=True)))
+
+    def moments(self, which: str) -> tuple[float, float]:
+        """Mean and variance (ddof=1) of ``"a"``, ``"b"`` or the difference ``"d"`` = a - b."""
+        n = self.n
+        if which == "a":
+            total, squares = self.a, self.aa
+        elif which == "b":
+            total, squares = self.b, self.bb
+        elif which == "d":
+            total, squares = self.a - self.b, self.aa - 2 * self.ab + self.bb
+        else:
+            raise ValueError(f"which must be 'a', 'b' or 'd', got {which!r}")
+        m = total / n if n else float("nan")
+        var = max(0.0, (squares - total * m) / (n - 1)) if n > 1 else float("nan")
+        return m, var
+
+
+def mean_of(sums: PairedSums, which: str = "a", confidence: float = 0.95) -> Estimate:
+    """Student-t interval of the mean of ``a``, ``b`` or the paired difference ``d`` = a - b."""
+    m, var = sums.moments(which)
+    return mean_from_moments(m if sums.n else None, var ** 0.5 if sums.n > 1 else None,
+                             int(sums.n), confidence)
+
+
+def paired_difference(a, b=None, confidence: float = 0.95) -> Estimate:
     """Mean of ``a - b`` over paired observations (the same deals), Student-t interval.
 
     With common random numbers the pairs share their deal, so the variance of
-    the difference excludes the deal-to-deal luck both sides share.
+    the difference excludes the deal-to-deal luck both sides share. ``a`` and
+    ``b`` are arrays of one shape, or one :class:`PairedSums`.
     """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape:
-        raise ValueError(f"paired samples must have the same shape, got {a.shape} and {b.shape}")
-    return mean(a - b, confidence)
+    sums = a if isinstance(a, PairedSums) else PairedSums.of(a, b)
+    return mean_of(sums, "d", confidence)
 
 
-def unpaired_difference(a, b, confidence: float = 0.95) -> Estimate:
-    """Mean of ``a`` minus mean of ``b`` for independent samples, Welch interval."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+def unpaired_difference(a, b=None, confidence: float = 0.95) -> Estimate:
+    """Mean of ``a`` minus mean of ``b`` as if independent samples, Welch interval.
+
+    ``a`` and ``b`` are arrays, or ``a`` is a :class:`PairedSums` (``b`` unused).
+    """
+    sums = a if isinstance(a, PairedSums) else PairedSums.of(a, b)
+    (ma, var_a), (mb, var_b) = sums.moments("a"), sums.moments("b")
+    va, vb = var_a / sums.n, var_b / sums.n
     se = np.sqrt(va + vb)
-    dof = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1)) if se > 0 else 1.0
+    dof = (va + vb) ** 2 / (va**2 / (sums.n - 1) + vb**2 / (sums.n - 1)) if se > 0 else 1.0
     half = stats.t.ppf(0.5 + confidence / 2, dof) * se
-    diff = a.mean() - b.mean()
-    return Estimate(float(diff), float(diff - half), float(diff + half), int(min(a.size, b.size)))
+    diff = ma - mb
+    return Estimate(float(diff), float(diff - half), float(diff + half), int(sums.n))
 
 
-def difference_pvalue(a, b, paired: bool = True) -> float:
-    """Two-sided p-value of 'no difference in means' (paired or Welch t-test)."""
+def difference_pvalue(a, b=None, paired: bool = True) -> float:
+    """Two-sided p-value of 'no difference in means' (paired or Welch t-test).
+
+    ``a`` and ``b`` are arrays, or ``a`` is a :class:`PairedSums`. Two
+    identical samples give 1; a constant nonzero difference gives 0.
+    """
+    sums = a if isinstance(a, PairedSums) else PairedSums.of(a, b)
+    n = sums.n
+    if n < 2:
+        return 1.0
     if paired:
-        return float(stats.ttest_rel(a, b).pvalue)
-    return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
+        m, var = sums.moments("d")
+        if var == 0:
+            return 1.0 if m == 0 else 0.0
+        t = m / np.sqrt(var / n)
+        return float(2 * stats.t.sf(abs(t), n - 1))
+    (ma, var_a), (mb, var_b) = sums.moments("a"), sums.moments("b")
+    if var_a + var_b == 0:
+        return 1.0 if ma == mb else 0.0
+    return float(stats.ttest_ind_from_stats(ma, var_a ** 0.5, int(n), mb, var_b ** 0.5, int(n),
+                                            equal_var=False).pvalue)
 
 
 def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:

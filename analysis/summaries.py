@@ -155,3 +155,73 @@ def estimate(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame, name
                          f"got {name!r}")
     r = evaluate(chosen, frame, confidence, cluster).row(0, named=True)
     return stats.Estimate(r["value"], r["low"], r["high"], r["n"])
+
+
+# ------------------------------------------------------------------ additive sums (chunked runs)
+
+
+def sums(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
+         cluster: str | None = None) -> dict[str, float]:
+    """What :func:`evaluate` needs of ``frame``, as sums that add across disjoint row sets.
+
+    A worker of a chunked study keeps these few numbers of a chunk, never its
+    rows; :func:`from_sums` turns the sums of every chunk into the intervals
+    ``evaluate`` would give on all the rows (the same formulas: a rate's count
+    and trials, a mean's sum and sum of squares, the cluster totals of
+    :class:`~analysis.stats.ClusterTotals` — chunks never split a cluster).
+    Keys are ``"<metric>:<statistic>"``.
+    """
+    out: dict[str, float] = {}
+    if cluster is not None:
+        (_, group), = cluster_totals(metrics, frame, cluster) or [({}, [
+            stats.ClusterTotals(0, 0.0, 0.0, 0.0, 0.0, 0.0)] * len(metrics))]
+        for m, t in zip(metrics, group, strict=True):
+            out |= {f"{m.name}:{k}": float(v) for k, v in t._asdict().items()}
+        return out
+    aggs = []
+    for m in metrics:
+        event = m.value.fill_null(False) if m.kind == "rate" else m.value
+        where = None if m.where is None else m.where.fill_null(False)
+        if m.kind == "rate":
+            counted = pl.len() if where is None else where.sum()
+            hits = event if where is None else where & event
+            aggs += [counted.cast(pl.Float64).alias(f"{m.name}:n"),
+                     hits.sum().cast(pl.Float64).alias(f"{m.name}:k")]
+        else:
+            value = (event if where is None else event.filter(where)).cast(pl.Float64)
+            aggs += [value.count().cast(pl.Float64).alias(f"{m.name}:n"),
+                     value.sum().alias(f"{m.name}:s"), (value * value).sum().alias(f"{m.name}:ss")]
+    if not aggs:
+        return out
+    row = frame.lazy().select(aggs).collect().row(0, named=True)
+    return {k: float(v or 0.0) for k, v in row.items()}
+
+
+def add_sums(total: dict[str, float], more: dict[str, float]) -> dict[str, float]:
+    """``total`` plus ``more``, key by key (a new dict)."""
+    return {k: total.get(k, 0.0) + more.get(k, 0.0) for k in total.keys() | more.keys()}
+
+
+def from_sums(metrics: Sequence[Metric], totals: dict[str, float], confidence: float = 0.95,
+              cluster: str | None = None) -> pl.DataFrame:
+    """The rows :func:`evaluate` gives, from the :func:`sums` of every chunk added up."""
+    rows = []
+    for m in metrics:
+        def get(stat: str, name: str = m.name) -> float:
+            return totals.get(f"{name}:{stat}", 0.0)
+
+        if cluster is not None:
+            t = stats.ClusterTotals(int(get("g")), get("n"), get("y"), get("yy"), get("ny"),
+                                    get("nn"))
+            e = stats.clustered(t, m.kind, confidence)
+        elif m.kind == "rate":
+            e = stats.proportion(int(get("k")), int(get("n")), confidence)
+        else:
+            n, s, ss = get("n"), get("s"), get("ss")
+            mean = s / n if n else None
+            std = max(0.0, (ss - s * s / n) / (n - 1)) ** 0.5 if n > 1 else None
+            e = stats.mean_from_moments(mean, std, int(n), confidence)
+        rows.append(_row(m, e))
+    if not rows:
+        return _empty([], pl.DataFrame())
+    return pl.DataFrame(rows, schema_overrides={"n": pl.Int64})

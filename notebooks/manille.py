@@ -43,10 +43,11 @@ import polars as pl
 from analysis import stats
 from analysis.compare import compare, reading
 from analysis.experiment import Experiment
+from analysis.odds import odds
 from simulators.core.params import param
 from simulators.manille import ManilleConfig
-from simulators.manille.dealing import Situation, paired_differences, play_choices, summarize
 from simulators.manille.engine import simulate_deals, simulate_games
+from simulators.manille.game import OddsQuestion
 from simulators.manille.policies import HeuristicPolicy, RandomPolicy
 
 N = 20_000  # deals per run
@@ -74,20 +75,20 @@ deals.select("dealer", "chooser", "trump", "contre", "team0_points", "team1_poin
 # dealer's team's score minus the other team's, in game points.
 
 # %%
-hand = Situation("10P AP RP 9P 10C 7C AK 8T")
-odds = play_choices(config, HeuristicPolicy(), hand, 4_000, seed=SEED)
-summary = summarize(odds)
-summary.select("decision", "p_made", "p_made_low", "p_made_high", "mean_margin", "margin_low",
-               "margin_high")
+hand = OddsQuestion(hand="10P AP RP 9P 10C 7C AK 8T")
+table = odds(Experiment("manille", config, size=4_000, seed=SEED), hand)
+table.filter(pl.col("metric") == "P(taking team above 34)")
 
 # %%
-paired_differences(odds)  # each choice against the best one, on the same deals
+# each choice against passing, on the same deals: the paired differences
+margin = table.filter(pl.col("metric") == "net score per deal")
+margin
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3))
-err = np.vstack([summary["mean_margin"] - summary["margin_low"],
-                 summary["margin_high"] - summary["mean_margin"]])
-ax.bar(summary["decision"], summary["mean_margin"], yerr=err, capsize=3, color="#4C72B0")
+choices = margin.filter(~pl.col("decision").str.contains(" - "))
+err = np.vstack([choices["value"] - choices["low"], choices["high"] - choices["value"]])
+ax.bar(choices["decision"], choices["value"], yerr=err, capsize=3, color="#4C72B0")
 ax.axhline(0, color="k", lw=0.8)
 ax.set_ylabel("net score per deal")
 ax.set_title("The dealer's choices with 10P AP RP 9P 10C 7C AK 8T")

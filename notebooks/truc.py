@@ -43,9 +43,10 @@ import polars as pl
 from analysis import stats
 from analysis.compare import compare, reading
 from analysis.experiment import Experiment
+from analysis.odds import odds
 from simulators.core.params import param
-from simulators.truc.dealing import Situation, paired_difference, play_choices
 from simulators.truc.engine import simulate_deals, simulate_matches
+from simulators.truc.game import OddsQuestion
 from simulators.truc.policies import HeuristicPolicy
 from simulators.truc.rules import TrucConfig, format_cards
 
@@ -80,25 +81,18 @@ deals.proposals.head()
 # the deals where the non-dealer asked count: otherwise I am never asked.
 
 # %%
-weak = play_choices(config, policy, Situation("9 10 V", role="dealer"), N, seed=SEED)
-summary = weak.group_by("decision").agg(
-    pl.col("won").mean().alias("P(win)"), pl.col("net").mean().alias("net points"),
-    pl.len().alias("deals")).sort("decision")
-print(summary)
-print("asking minus playing, net points per deal:", paired_difference(weak))
+truc_deals = Experiment.create("truc", policies=policy, size=N, seed=SEED)
+weak = odds(truc_deals, OddsQuestion(hand="9 10 V", role="dealer"))
+weak  # each answer, then "ask - play": the paired difference on the same deals
 
 # %% [markdown]
 # And as the non-dealer with an Ace, a King and a 9:
 
 # %%
-middling = play_choices(config, policy, Situation("A R 9"), N, seed=SEED)
-for decision in ("play", "ask"):
-    rows = middling.filter(pl.col("decision") == decision)
-    won = stats.proportion(int(rows["won"].sum()), rows.height)
-    net = stats.mean(rows["net"].to_numpy())
-    print(f"{decision:>4}: P(win) {won.value:.3f} [{won.low:.3f}, {won.high:.3f}], "
-          f"net {net.value:+.3f} [{net.low:+.3f}, {net.high:+.3f}]")
-print("asking minus playing:", paired_difference(middling))
+middling = odds(truc_deals, OddsQuestion(hand="A R 9"))
+for r in middling.filter(pl.col("metric") == "net points per deal").iter_rows(named=True):
+    print(f"{r['decision']:>10}: net {r['value']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}] "
+          f"(n={r['n']})")
 
 # %% [markdown]
 # ## 2. Which strategy is better, and is the difference real?

@@ -191,6 +191,7 @@ def play_odds(config, policies, question: OddsQuestion, count: int, seed: int) -
     def rows(decision, a, extra_reached):
         frame = pl.DataFrame({
             "decision": [decision] * len(a.outcome),
+            "deal_id": np.arange(len(a.outcome), dtype=np.int64),  # the same deals for both
             "reached": np.ones(len(a.outcome), dtype=bool),
             "outcome": pl.Series([R.OUTCOME_NAMES[o] for o in a.outcome], dtype=outcome_names),
             "side_points": a.side_points.astype(np.int32),
@@ -216,7 +217,8 @@ def describe_odds(config, question: OddsQuestion) -> str:
             f"{R.format_card(situation.turned)}; taking names {named}:")
 
 
-ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds)
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
+            reference="pass")
 
 
 GAME = Game(

@@ -248,16 +248,26 @@ class Odds:
         field with ``field(metadata={"doc": ...})``.
     play : ``play(config, policies, question, count, seed) -> pl.DataFrame``:
         one row per simulated deal and decision, with a string column
-        ``decision`` (e.g. ``"take"``, ``"pass"``); raises ``ValueError`` for
-        an impossible situation.
+        ``decision`` (e.g. ``"take"``, ``"pass"``) and an integer ``deal_id``
+        (the same deal under every decision; null on a row that stands for
+        no deal); raises ``ValueError`` for an impossible situation.
     metrics : evaluated on the rows of each decision.
     describe : ``describe(config, question) -> str``, the heading line.
+    reference : the decision every other is paired against, on the same
+        deals (rows with equal ``deal_id``), for each metric both declare
+        (default: the first decision of ``metrics``).
     """
 
     question: type
     play: Callable[..., pl.DataFrame]
     metrics: tuple[Metric, ...]
     describe: Callable[[Any, Any], str]
+    reference: str | None = None
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """The decisions of ``metrics``, in order."""
+        return tuple(dict.fromkeys(d for d, _ in self.metrics))
 
 
 @dataclass(frozen=True, eq=False)

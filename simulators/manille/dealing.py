@@ -10,7 +10,7 @@ policy noise: the dealer's choice is forced, everything after it (the
 partner's choice after a pass, contre, play) is left to the policies. Row
 ``i`` of every choice is the same deal, so differences between choices are
 paired, and their intervals are far narrower than those of two independent
-samples (:func:`paired_differences`).
+samples (``tapisvert odds manille``: :func:`analysis.odds.paired_rows`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from simulators.core import cards32, rng
 from simulators.core.params import check_count
@@ -152,52 +151,3 @@ def play_choices(config: R.ManilleConfig, policies, situation: Situation, n_deal
             "margin": (a.taking_score.astype(np.int32) - a.defence_score),
         }))
     return pl.concat(frames)
-
-
-def summarize(frame: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """Per decision: P(the taking team scores) with a Wilson interval, mean margin with a t one."""
-    rows = []
-    z = stats.norm.ppf(0.5 + confidence / 2)
-    for (decision,), part in frame.group_by("decision", maintain_order=True):
-        n = part.height
-        k = int(part["made"].sum())
-        p = k / n
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        margin = part["margin"].to_numpy().astype(np.float64)
-        mean, sem = margin.mean(), margin.std(ddof=1) / np.sqrt(n)
-        t = stats.t.ppf(0.5 + confidence / 2, n - 1)
-        rows.append({"decision": decision, "deals": n, "p_made": p,
-                     "p_made_low": centre - half, "p_made_high": centre + half,
-                     "mean_margin": mean, "margin_low": mean - t * sem,
-                     "margin_high": mean + t * sem,
-                     "mean_taking_points": float(part["taking_points"].mean())})
-    return pl.DataFrame(rows)
-
-
-def paired_differences(frame: pl.DataFrame, baseline: str | None = None,
-                       confidence: float = 0.95) -> pl.DataFrame:
-    """Mean margin of each decision minus ``baseline`` on the same deals, with a paired t interval.
-
-    ``baseline`` defaults to the decision with the best mean margin, so every
-    other row says how much worse it is and whether that is real.
-    """
-    wide = frame.pivot(on="decision", index="deal_id", values="margin").sort("deal_id")
-    decisions = [c for c in wide.columns if c != "deal_id"]
-    if baseline is None:
-        baseline = max(decisions, key=lambda d: wide[d].mean())
-    if baseline not in decisions:
-        raise DealConstraintError(f"baseline {baseline!r} is not one of {decisions}")
-    base = wide[baseline].to_numpy().astype(np.float64)
-    rows = []
-    for d in decisions:
-        diff = wide[d].to_numpy().astype(np.float64) - base
-        n = len(diff)
-        mean = diff.mean()
-        sem = diff.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
-        t = stats.t.ppf(0.5 + confidence / 2, max(n - 1, 1))
-        rows.append({"decision": d, "baseline": baseline, "mean_difference": mean,
-                     "low": mean - t * sem, "high": mean + t * sem,
-                     "unpaired_half_width": t * np.sqrt(
-                         (wide[d].to_numpy().var(ddof=1) + base.var(ddof=1)) / n)})
-    return pl.DataFrame(rows).sort("mean_difference", descending=True)

@@ -169,7 +169,7 @@ def describe_odds(config, question: OddsQuestion) -> str:
 
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics(R.DECISIONS),
-            describe=describe_odds)
+            describe=describe_odds, reference="pass")
 
 
 GAME = Game(

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from simulators.core import cards32, rng
 from simulators.core.params import check_count
@@ -142,12 +141,3 @@ def play_choices(config: R.TrucConfig, policies, situation: Situation, n_deals: 
     play_net = frames[0]["net"]
     frames = [f.with_columns(net_vs_play=f["net"] - play_net) for f in frames]
     return pl.concat(frames).filter(pl.col("asked"))
-
-
-def paired_difference(frame: pl.DataFrame, confidence: float = 0.95) -> dict:
-    """Mean of ``ask`` minus ``play`` net points on the same deals, with a t interval."""
-    diff = frame.filter(pl.col("decision") == "ask")["net_vs_play"].to_numpy().astype(float)
-    n = diff.size
-    mean = float(diff.mean())
-    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1) * diff.std(ddof=1) / np.sqrt(n))
-    return {"mean": mean, "low": mean - half, "high": mean + half, "n": n}

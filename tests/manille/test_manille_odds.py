@@ -5,19 +5,19 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
+from scipy import stats
 
+from analysis.odds import odds_table
 from simulators.manille import rules as R
 from simulators.manille.dealing import (
     DECISIONS,
     DealConstraintError,
     Situation,
-    paired_differences,
     play_choices,
     situation_decks,
-    summarize,
 )
 from simulators.manille.engine import _deal_hands
-from simulators.manille.game import OddsQuestion, play_odds
+from simulators.manille.game import GAME, OddsQuestion, play_odds
 from simulators.manille.policies import HeuristicPolicy, RandomPolicy, masters
 from simulators.manille.rules import ManilleConfig
 
@@ -47,16 +47,19 @@ def test_every_choice_plays_the_same_deals():
     passed = frame.filter(pl.col("decision") == "pass")
     assert passed["trump"].n_unique() > 1  # the partner chooses after a pass
     assert ((frame["taking_points"] > 34) == frame["made"]).all()
-    summary = summarize(frame)
-    assert summary.height == len(DECISIONS)
-    assert ((summary["p_made_low"] <= summary["p_made"])
-            & (summary["p_made"] <= summary["p_made_high"])).all()
-    diffs = paired_differences(frame, baseline="pass")
-    row = diffs.filter(pl.col("decision") == "P").row(0, named=True)
+    table = odds_table(GAME.odds.metrics, play_odds(ManilleConfig(), HeuristicPolicy(),
+                                                     OddsQuestion(HAND), 500, 4), "pass")
+    assert ((table["low"] <= table["value"]) & (table["value"] <= table["high"])).all()
+    row = table.filter((pl.col("decision") == "P - pass")
+                       & (pl.col("metric") == "net score per deal")).row(0, named=True)
     want = (frame.filter(pl.col("decision") == "P")["margin"].to_numpy()
-            - frame.filter(pl.col("decision") == "pass")["margin"].to_numpy()).mean()
-    assert row["mean_difference"] == pytest.approx(want)
-    assert row["high"] - row["low"] < 2 * row["unpaired_half_width"]  # pairing pays
+            - frame.filter(pl.col("decision") == "pass")["margin"].to_numpy())
+    assert row["value"] == pytest.approx(want.mean()) and row["n"] == 500
+    half = stats.t.ppf(0.975, 499) * want.std(ddof=1) / np.sqrt(500)  # the paired t interval
+    assert row["high"] - row["value"] == pytest.approx(half)
+    same = table.filter((pl.col("decision") == "P - pass")
+                        & (pl.col("metric") == "net score minus passing's, same deals"))
+    assert same.is_empty()  # declared by P alone: nothing to pair
 
 
 def test_odds_hook_adds_the_paired_difference_to_passing():

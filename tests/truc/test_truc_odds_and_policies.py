@@ -5,16 +5,17 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
+from scipy import stats as scipy_stats
 
+from analysis.odds import odds_table
 from simulators.truc import rules as R
 from simulators.truc.dealing import (
     DealConstraintError,
     Situation,
-    paired_difference,
     play_choices,
     situation_decks,
 )
-from simulators.truc.game import make_policy
+from simulators.truc.game import GAME, make_policy
 from simulators.truc.policies import (
     WIN_SHARE,
     HeuristicPolicy,
@@ -44,8 +45,13 @@ def test_both_answers_are_played_on_the_same_deals():
     assert (play["hands_dealt"] == 1).all()  # the non-dealer keeps his hand: one hand dealt
     assert (ask["hands_dealt"] >= 1).all()
     assert (ask["net_vs_play"] == ask["net"] - play["net"]).all()
-    d = paired_difference(frame)
-    assert d["low"] <= d["mean"] <= d["high"] and d["n"] == 3000
+    table = odds_table(GAME.odds.metrics, frame)
+    d = table.filter((pl.col("decision") == "ask - play")
+                     & (pl.col("metric") == "net points per deal")).row(0, named=True)
+    diff = ask["net_vs_play"].to_numpy()
+    assert d["value"] == pytest.approx(diff.mean()) and d["n"] == 3000
+    half = scipy_stats.t.ppf(0.975, 2999) * diff.std(ddof=1) / np.sqrt(3000)
+    assert d["high"] - d["value"] == pytest.approx(half)
 
 
 def test_a_hand_of_two_sevens_and_an_eight_never_loses_when_played():
