@@ -324,6 +324,18 @@ def _run_options(args: argparse.Namespace) -> dict[str, Any]:
             "backend": args.backend, "scheduler": args.scheduler}
 
 
+def _study_dir_line(out_dir: Path) -> str:
+    """Where a study is kept, its units and time over every session, and how to resume."""
+    import json
+
+    from analysis.runner import MANIFEST, sessions_text
+
+    manifest = json.loads((out_dir / MANIFEST).read_text())
+    return (f"study directory: {out_dir}: {manifest['units_done']} units "
+            f"{sessions_text(manifest)} (rerun the same command to resume; a larger size "
+            "extends it)")
+
+
 def _json_value(value: Any) -> Any:
     """A value JSON can hold: NaN and infinities become null (strict JSON has neither)."""
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
@@ -472,6 +484,8 @@ def cmd_compare(args: argparse.Namespace) -> str:
         f"paired interval width {paired['high'] - paired['low']:.4f} vs unpaired "
         f"{unpaired['high'] - unpaired['low']:.4f}; {verdict(table)} (p = {paired['p_value']:.3g})",
     ]
+    if args.out_dir is not None:
+        lines.append(_study_dir_line(args.out_dir))
     if precision is not None:
         reached = paired["target_reached"]
         lines.append(f"sequential: target ±{precision} points "
@@ -549,6 +563,8 @@ def cmd_sweep(args: argparse.Namespace) -> str:
              show(table.select([c for c in keep if c in table.columns])),
              f"diff_vs_first: paired difference with the first row; p_adjusted: "
              f"{args.correction}"]
+    if args.out_dir is not None:
+        lines.append(_study_dir_line(args.out_dir))
     if size_scale() != 1:
         lines.append(f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}")
     return "\n".join(lines)

@@ -586,11 +586,16 @@ def _chunks_in_order(plan: _Plan, n_jobs: int, backend: str, scheduler: str | No
         wave = plan.n_chunks
     else:
         wave = workers(n_jobs) if backend != "dask" else max(2, n_jobs)
+    session = _open_session(plan, n_jobs, backend)
     with _Backend(backend, scheduler) as name, _progress_bar(plan, progress) as bar:
+        def finished(chunk: int) -> None:
+            bar.update(plan.bounds(chunk)[1])
+            session.chunk_done()
+
         for first in range(0, plan.n_chunks, wave):
             last = min(first + wave, plan.n_chunks)
             chunks = [c for c in range(first, last) if not plan.done(c)]
-            r, b = _execute(plan, chunks, n_jobs, name, lambda c: bar.update(plan.bounds(c)[1]))
+            r, b = _execute(plan, chunks, n_jobs, name, finished)
             ran, busy = ran + r, busy + b
             if stop is None:
                 continue
@@ -602,6 +607,34 @@ def _chunks_in_order(plan: _Plan, n_jobs: int, backend: str, scheduler: str | No
             for table in plan.tables:
                 plan.part(table, chunk).unlink(missing_ok=True)
     return ran, busy, reached
+
+
+class _Session:
+    """This session's entry in the manifest, kept up to date as chunks finish (at most once a
+    second), so that a session killed with SIGKILL still counts, with the chunks it wrote."""
+
+    def __init__(self, plan: _Plan, n_jobs: int, backend: str):
+        self.plan, self.start, self.written = plan, time.perf_counter(), 0.0
+        self.entry = {"started": datetime.now(UTC).isoformat(timespec="seconds"),
+                      "finished": None, "chunks_run": 0, "wall_seconds": 0.0,
+                      "n_jobs": n_jobs, "backend": backend}
+        plan.manifest = {**plan.manifest,
+                         "sessions": [*plan.manifest.get("sessions", []), self.entry]}
+        self.save()
+
+    def save(self) -> None:
+        self.entry["wall_seconds"] = round(time.perf_counter() - self.start, 3)
+        self.written = time.perf_counter()
+        _write_manifest(self.plan.path, self.plan.manifest)
+
+    def chunk_done(self) -> None:
+        self.entry["chunks_run"] += 1
+        if time.perf_counter() - self.written >= 1.0:
+            self.save()
+
+
+def _open_session(plan: _Plan, n_jobs: int, backend: str) -> _Session:
+    return _Session(plan, n_jobs, backend)
 
 
 def run(experiment: Experiment, out_dir: str | Path, *, n_jobs: int = 1,
@@ -630,11 +663,14 @@ def _finish(plan: _Plan, ran: int, busy: float, wall: float, n_jobs: int, backen
             **extra) -> RunResult:
     manifest = dict(plan.manifest)
     units = sum(plan.bounds(c)[1] for c in range(plan.n_chunks) if plan.done(c))
-    manifest["sessions"] = [*manifest.get("sessions", []), {
-        "finished": datetime.now(UTC).isoformat(timespec="seconds"), "chunks_run": ran,
-        "wall_seconds": round(wall, 3), "worker_seconds": round(busy, 3), "n_jobs": n_jobs,
-        "backend": backend,
-    }]
+    sessions = [dict(s) for s in manifest.get("sessions", [])]
+    if not sessions or sessions[-1].get("finished") is not None:
+        sessions.append({})  # the entry _Session opened is the last one, unfinished
+    sessions[-1].update({"finished": datetime.now(UTC).isoformat(timespec="seconds"),
+                         "chunks_run": ran, "wall_seconds": round(wall, 3),
+                         "worker_seconds": round(busy, 3), "n_jobs": n_jobs,
+                         "backend": backend})
+    manifest["sessions"] = sessions
     manifest["units_done"] = units
     manifest["complete"] = all(plan.done(c) for c in range(plan.n_chunks))
     manifest.update(extra)
@@ -650,7 +686,9 @@ def sessions_text(manifest: dict[str, Any]) -> str:
     total = sum(s["wall_seconds"] for s in sessions)
     if len(sessions) == 1:
         return f"in {total:.1f} s"
-    return (f"in {total:.1f} s over {len(sessions)} sessions (this one "
+    cut = sum(s.get("finished") is None for s in sessions[:-1])
+    killed = f", {cut} of them interrupted" if cut else ""
+    return (f"in {total:.1f} s over {len(sessions)} sessions{killed} (this one "
             f"{sessions[-1]['wall_seconds']:.1f} s)")
 
 
