@@ -45,6 +45,7 @@ from simulators.core import batches, bits, rng, tricks
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
+from simulators.core.tables import enum_column
 
 U32 = np.uint32
 I8 = np.int8
@@ -514,8 +515,7 @@ def _deal_table(config, seed, a: DealArrays, extra: dict[str, np.ndarray]) -> pl
     }
     for s in range(config.n_players):
         columns[f"delta_{s}"] = a.deltas[:, s]
-    outcome = pl.Series("outcome", a.outcome).replace_strict(
-        dict(enumerate(R.OUTCOME_NAMES)), return_dtype=pl.Enum(list(R.OUTCOME_NAMES)))
+    outcome = enum_column("outcome", a.outcome, R.OUTCOME_NAMES)
     return pl.DataFrame(columns).insert_column(len(columns) - config.n_players, outcome)
 
 

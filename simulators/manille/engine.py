@@ -36,6 +36,7 @@ from simulators.core import batches, bits, rng, tricks
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
+from simulators.core.tables import enum_column
 from simulators.manille import rules as R
 from simulators.manille.observations import POLICY_METHODS, ChoiceObs, ContreObs, PlayObs
 
@@ -371,11 +372,9 @@ def deal_table(seed: int, a: DealArrays, extra: dict[str, np.ndarray]) -> pl.Dat
         "dealer": a.dealer, "chooser": a.chooser,
         "dealer_passed": a.choice[:, 0] == R.PASS_TO_PARTNER,
         "taking_team": taking_team,
-        "trump": pl.Series(a.trump).replace_strict(dict(enumerate(R.TRUMP_CODES)),
-                                                   return_dtype=TRUMP_ENUM),
+        "trump": enum_column("trump", a.trump, TRUMP_ENUM.categories),
         "sans_atout": a.trump == R.SANS_ATOUT,
-        "contre": pl.Series(a.contre_level).replace_strict(dict(enumerate(R.CONTRE_NAMES)),
-                                                           return_dtype=CONTRE_ENUM),
+        "contre": enum_column("contre", a.contre_level, CONTRE_ENUM.categories),
         "contre_level": a.contre_level, "contre_by": a.contre_by,
         "surcontre_by": a.surcontre_by,
         "team0_card_points": card0.astype(np.int16), "team1_card_points": card1.astype(np.int16),
@@ -383,8 +382,7 @@ def deal_table(seed: int, a: DealArrays, extra: dict[str, np.ndarray]) -> pl.Dat
         "team0_points": (card0 + tricks0).astype(np.int16),
         "team1_points": (card1 + tricks1).astype(np.int16),
         "taking_points": taking_points.astype(np.int16),
-        "result": pl.Series(result).replace_strict(dict(enumerate(RESULT_NAMES)),
-                                                   return_dtype=RESULT_ENUM),
+        "result": enum_column("result", result, RESULT_ENUM.categories),
         "score_team0": score0, "score_team1": score1,
         "taking_score": a.taking_score, "defence_score": a.defence_score,
         "taking_margin": (a.taking_score - a.defence_score).astype(np.int16),

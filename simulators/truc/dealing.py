@@ -25,6 +25,7 @@ import polars as pl
 
 from simulators.core import cards32, rng
 from simulators.core.params import check_count
+from simulators.core.tables import enum_column
 from simulators.truc import rules as R
 from simulators.truc.engine import STREAM_NOISE, Dispatch, play_batch
 
@@ -124,8 +125,7 @@ def play_choices(config: R.TrucConfig, policies, situation: Situation, n_deals: 
         net = deltas[:, me] - deltas[:, 1 - me]
         frames.append(pl.DataFrame({
             "decision": decision, "deal_id": units, "asked": asked,
-            "outcome": pl.Series(a.outcome).replace_strict(
-                dict(enumerate(R.OUTCOME_NAMES)), return_dtype=pl.Enum(list(R.OUTCOME_NAMES))),
+            "outcome": enum_column("outcome", a.outcome, R.OUTCOME_NAMES),
             "hands_dealt": np.where(a.hand_no < 0, R.MAX_HANDS, a.hand_no + 1).astype(np.int8),
             "stake": a.stake, "won": a.winner == me, "lost": a.winner == 1 - me,
             "net": net,

@@ -40,6 +40,7 @@ from simulators.core.batches import unit_index, unit_rows
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
 from simulators.core.params import check_count
+from simulators.core.tables import enum_column
 from simulators.truc import fast as fast_path
 from simulators.truc import rules as R
 from simulators.truc.observations import POLICY_METHODS, CallObs, PlayObs
@@ -686,7 +687,7 @@ def deal_table(a: DealArrays, extra: dict[str, np.ndarray]) -> pl.DataFrame:
         pl.Series("proposals", _count(made)),
         pl.Series("bancos", _count(bancos)),
         pl.Series("counter_bancos", _count(answers == R.COUNTER)),
-        pl.Series("stake", a.stake), _enum("outcome", a.outcome, OUTCOME_ENUM),
+        pl.Series("stake", a.stake), enum_column("outcome", a.outcome, OUTCOME_ENUM.categories),
         pl.Series("winner", a.winner), pl.Series("points", a.points),
         pl.Series("delta_0", np.where(a.winner == 0, a.points, 0).astype(I8)),
         pl.Series("delta_1", np.where(a.winner == 1, a.points, 0).astype(I8)),
@@ -700,11 +701,6 @@ def _count(mask: np.ndarray) -> np.ndarray:
     for row in mask[1:]:
         out += row
     return out
-
-
-def _enum(name: str, codes: np.ndarray, dtype: pl.Enum) -> pl.Series:
-    """An Enum column from its category codes: a gather, 3x faster than ``replace_strict``."""
-    return pl.Series(name, dtype.categories, dtype=dtype).gather(codes.astype(np.uint32))
 
 
 def _stake_before(a: DealArrays) -> np.ndarray:
@@ -729,12 +725,9 @@ def proposal_table(a: DealArrays, ids: np.ndarray) -> pl.DataFrame:
         "proposer": proposer, "proposer_score": a.scores[row, proposer],
         "answerer_score": a.scores[row, 1 - proposer], "stake_before": before,
         "proposed": a.proposed[row, slot], "banco": a.proposed[row, slot] < 2 * before,
-        "answer": pl.Series(a.answers[row, slot]).replace_strict(
-            dict(enumerate(R.ANSWER_NAMES)), return_dtype=pl.Enum(list(R.ANSWER_NAMES))),
+        "answer": enum_column("answer", a.answers[row, slot], R.ANSWER_NAMES),
         "counter": a.counters[row, slot],
-        "reply": pl.Series(a.replies[row, slot]).replace_strict(
-            {-1: None, **dict(enumerate(R.ANSWER_NAMES[:2]))},
-            return_dtype=pl.Enum(list(R.ANSWER_NAMES[:2]))),
+        "reply": enum_column("reply", a.replies[row, slot], R.ANSWER_NAMES[:2], missing=-1),
     })
 
 
