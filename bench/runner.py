@@ -1,11 +1,17 @@
-"""Runner throughput and memory: deals/s on 1 vs 2 worker processes, peak RSS vs run size.
+"""Runner throughput and memory: deals/s on 1 vs 2 worker processes, peak RSS vs run size,
+and the fixed cost of a chunk.
 
 Each measurement is a whole `tapisvert.analysis.runner.run` into a fresh
 directory (4 players, heuristic policy), timed from outside, with the RSS
-of this process and of every worker sampled every 20 ms. Run::
+of this process and of every worker sampled every 20 ms. The fixed costs are
+the intercepts of a straight line fitted to a chunk's time against its size
+(16 to 1,024 deals), for each stage a worker goes through: seeding (the
+deck draw), the engine with its table, the Parquet write; with
+``--base DIR`` (a git worktree of an older commit) the same stages of that
+checkout are measured too, in a subprocess. Run::
 
     python bench/runner.py                   # 2x10^6 deals for scaling; 10^6 and 10^7 for memory
-    python bench/runner.py --scaling 1000000 --memory 1000000 3000000
+    python bench/runner.py --scaling 1000000 --memory 1000000 3000000 --base /tmp/base
 """
 
 from __future__ import annotations
@@ -83,13 +89,72 @@ def timed_run(deals: int, n_jobs: int, chunk: int) -> tuple[float, PeakRSS]:
         return time.perf_counter() - start, peak
 
 
+FIXED_COSTS = """
+import json, sys, tempfile, time
+from pathlib import Path
+import numpy as np
+from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
+from simulators.bianco_mano.engine import STREAM_SHUFFLE
+from simulators.core import rng, tricks
+
+config, policy = BiancoManoConfig(), HeuristicPolicy()
+folder = Path(tempfile.mkdtemp())
+sizes = [16, 64, 256, 1024]
+
+def seeding(first, n):
+    ids = np.arange(first, first + n, dtype=np.int64)
+    rng.draw_per_unit(1, ids, STREAM_SHUFFLE, tricks.shuffled_decks, 0)
+
+def engine(first, n):
+    return simulate_deals(config, policy, n, seed=1, first_deal=first).table
+
+def write(first, n, tables={}):
+    table = tables.setdefault(n, engine(0, n))
+    table.write_parquet(folder / "part.parquet")
+
+simulate_deals(config, policy, 2000, seed=1)  # compile or load the kernels
+out = {}
+for name, stage in (("seeding", seeding), ("engine + table", engine), ("parquet write", write)):
+    times = []
+    for n in sizes:
+        spent = []
+        for r in range(9):
+            start = time.perf_counter()
+            stage(r * n + 500, n)
+            spent.append(time.perf_counter() - start)
+        times.append(min(spent))
+    slope, intercept = np.polyfit(sizes, times, 1)
+    out[name] = {"fixed_ms": 1000 * intercept, "per_1000_deals_ms": 1e6 * slope}
+print(json.dumps(out))
+"""
+
+
+def fixed_costs(checkout: Path) -> dict[str, dict[str, float]]:
+    """Per stage: the fixed cost of a chunk (ms) and its cost per 1,000 deals, by ``checkout``."""
+    import json
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    done = subprocess.run([sys.executable, "-c", FIXED_COSTS], cwd=checkout, env=env,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scaling", type=int, default=2_000_000, help="deals per scaling run")
     parser.add_argument("--memory", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--chunk", type=int, default=50_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--base", type=Path, help="an older checkout whose fixed costs to show")
     args = parser.parse_args(argv)
+    checkouts = [("this checkout", Path(__file__).resolve().parent.parent)]
+    checkouts += [(f"base {args.base}", args.base)] if args.base else []
+    print("fixed cost of a chunk (intercept of time vs size, 16..1,024 deals):")
+    for label, checkout in checkouts:
+        for stage, cost in fixed_costs(checkout).items():
+            print(f"  {label:>22}  {stage:<15} fixed {cost['fixed_ms']:6.2f} ms, "
+                  f"{cost['per_1000_deals_ms']:5.2f} ms per 1,000 deals")
     timed_run(args.chunk, 2, args.chunk)  # start the worker pool once (loky reuses it)
     rates: dict[int, list[float]] = {1: [], 2: []}
     ceilings = []
