@@ -613,13 +613,17 @@ def cmd_odds(args: argparse.Namespace) -> str:
         raise UsageError(f"odds {game.name} does not take --{extra[0].replace('_', '-')}")
     question = game.odds.question(**values)
     heading = game.odds.describe(experiment.config, question)
+    options = _run_options(args)
     started = time.perf_counter()
-    table = odds(experiment, question)
+    table = odds(experiment, question, out_dir=args.out_dir, **options)
     if args.json:
         return json_document(table, {**experiment.to_dict(),
                                      "question": dataclasses.asdict(question)},
                              time.perf_counter() - started, heading=heading)
-    return "\n".join([heading, show(table)])
+    lines = [heading, show(table)]
+    if args.out_dir is not None:
+        lines.append(_study_dir_line(args.out_dir))
+    return "\n".join(lines)
 
 
 def cmd_report(args: argparse.Namespace) -> str:
@@ -813,13 +817,10 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     swp.add_argument("--out", type=Path, help="write the table (.csv or .parquet)")
     swp.set_defaults(run=cmd_sweep)
 
-    odds = commands.add_parser("odds", parents=[_experiment_parent(20_000, scope)],
+    odds = commands.add_parser("odds", parents=[_experiment_parent(20_000, scope), run_parent],
                                help="odds of making a contract with a given hand")
     for name, (_kind, doc, _required) in _question_fields(scope).items():
         odds.add_argument(f"--{name.replace('_', '-')}", dest=f"question_{name}", help=doc)
-    odds.add_argument("--json", action="store_true",
-                      help="print one JSON document {rows, experiment, seconds} instead of the "
-                           "table")
     odds.set_defaults(run=cmd_odds)
 
     rep = commands.add_parser("report", help="balance report (HTML + Markdown); 'all' builds "

@@ -11,47 +11,129 @@ that common deals allow, not the wider one of two independent samples.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from analysis import stats, summaries
 from analysis.experiment import Experiment
+from analysis.runner import Study, map_chunks
 from simulators.core.game import Metric
 
 COLUMNS = ("decision", "metric", "value", "low", "high", "n")
 
 
-def odds(experiment: Experiment, question, confidence: float = 0.95) -> pl.DataFrame:
+class OddsStudy(Study):
+    """An odds question as a study: each chunk of deals played under every decision by the
+    game's hook, reduced to each (decision, metric)'s sums and each pair's paired sums."""
+
+    kind = "odds"
+
+    def __init__(self, experiment: Experiment, question):
+        hook = experiment.game.odds
+        if hook is None:
+            raise ValueError(f"odds is not available for {experiment.game.name}")
+        if not isinstance(question, hook.question):
+            raise ValueError(f"question must be a {hook.question.__name__}")
+        self.arms, self.question = (experiment,), question
+
+    def settings(self) -> dict[str, Any]:
+        return {"question": dataclasses.asdict(self.question)}
+
+    def reduce_chunk(self, first: int, count: int) -> dict[str, float]:
+        exp = self.base
+        hook = exp.game.odds
+        table = hook.play(exp.config, exp.play_policies(), self.question, count, exp.seed,
+                          first=first)
+        return odds_sums(hook.metrics, table, hook.reference)
+
+
+def _pairs(metrics: Sequence[tuple[str, Metric]], reference: str | None
+           ) -> list[tuple[int, str, Metric, Metric]]:
+    """(index, decision, metric, the reference's metric of that name) of every paired row."""
+    decisions = list(dict.fromkeys(d for d, _ in metrics))
+    reference = decisions[0] if reference is None else reference
+    if reference not in decisions:
+        raise ValueError(f"reference decision {reference!r} is not one of {decisions}")
+    base = {m.name: m for d, m in metrics if d == reference}
+    return [(i, d, m, base[m.name]) for i, (d, m) in enumerate(metrics)
+            if d != reference and m.name in base]
+
+
+def odds_sums(metrics: Sequence[tuple[str, Metric]], table: pl.DataFrame,
+              reference: str | None = None) -> dict[str, float]:
+    """A chunk's sums: each (decision, metric) on the decision's rows (``"<i>|…"``) and each
+    paired row's :class:`~analysis.stats.PairedRatioSums` (``"p<i>:…"``)."""
+    out: dict[str, float] = {}
+    for i, (decision, metric) in enumerate(metrics):
+        rows = table.filter(pl.col("decision") == decision)
+        out |= {f"{i}|{k}": v for k, v in summaries.sums([metric], rows).items()}
+    for i, decision, metric, ref_metric in _pairs(metrics, reference):
+        reference_decision = _reference(metrics, reference)
+        mine = _per_deal(metric, table.filter(pl.col("decision") == decision))
+        theirs = _per_deal(ref_metric, table.filter(pl.col("decision") == reference_decision))
+        both = mine.join(theirs, on="deal_id", how="inner", suffix="_ref")
+        sums = stats.PairedRatioSums.of(both["y"].to_numpy(), both["n"].to_numpy(),
+                                        both["y_ref"].to_numpy(), both["n_ref"].to_numpy())
+        out |= {f"p{i}:{k}": v for k, v in sums._asdict().items()}
+    return out
+
+
+def _reference(metrics: Sequence[tuple[str, Metric]], reference: str | None) -> str:
+    return metrics[0][0] if reference is None else reference
+
+
+def odds_rows(metrics: Sequence[tuple[str, Metric]], totals: dict[str, float],
+              reference: str | None = None, confidence: float = 0.95) -> pl.DataFrame:
+    """The odds table from the sums of every chunk: each (decision, metric), then the
+    paired rows ``"<decision> - <reference>"``."""
+    rows = []
+    for i, (decision, metric) in enumerate(metrics):
+        mine = {k.removeprefix(f"{i}|"): v for k, v in totals.items() if k.startswith(f"{i}|")}
+        e = summaries.from_sums([metric], mine, confidence).row(0, named=True)
+        rows.append({"decision": decision, "metric": metric.label, "value": e["value"],
+                     "low": e["low"], "high": e["high"], "n": e["n"]})
+    reference_decision = _reference(metrics, reference)
+    for i, decision, metric, _ in _pairs(metrics, reference):
+        sums = stats.PairedRatioSums(*(totals.get(f"p{i}:{k}", 0.0)
+                                       for k in stats.PairedRatioSums._fields))
+        e = stats.paired_ratio_difference(sums, confidence=confidence)
+        rows.append({"decision": f"{decision} - {reference_decision}", "metric": metric.label,
+                     "value": e.value, "low": e.low, "high": e.high, "n": e.n})
+    return pl.DataFrame(rows, schema={"decision": pl.String, "metric": pl.String,
+                                      "value": pl.Float64, "low": pl.Float64,
+                                      "high": pl.Float64, "n": pl.Int64})
+
+
+def odds(experiment: Experiment, question, confidence: float = 0.95, *,
+         out_dir: str | Path | None = None, n_jobs: int = 1, chunk_size: int | None = None,
+         backend: str = "loky", scheduler: str | None = None,
+         progress: bool | None = None) -> pl.DataFrame:
     """Tidy table ``decision, metric, value, low, high, n`` for a situation.
 
     One row per (decision, metric) of the hook, then the paired rows
     ``"<decision> - <reference>"`` (:func:`paired_rows`). ``experiment``
     gives the game, rule config, policies, size (deals per decision) and
     seed; ``question`` is an instance of the game's ``odds.question``
-    dataclass.
+    dataclass. The deals run on :func:`analysis.runner.map_chunks`: with
+    ``out_dir`` a killed question resumes exactly, ``backend="dask"`` runs it
+    on a cluster, and the table is the same whatever ``n_jobs`` or the
+    chunking.
     """
+    study = OddsStudy(experiment, question)
+    result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
+                        scheduler=scheduler, progress=progress)
     hook = experiment.game.odds
-    if hook is None:
-        raise ValueError(f"odds is not available for {experiment.game.name}")
-    if not isinstance(question, hook.question):
-        raise ValueError(f"question must be a {hook.question.__name__}")
-    table = hook.play(experiment.config, experiment.play_policies(), question, experiment.size,
-                      experiment.seed)
-    return odds_table(hook.metrics, table, hook.reference, confidence)
+    return odds_rows(hook.metrics, result.totals, hook.reference, confidence)
 
 
 def odds_table(metrics: Sequence[tuple[str, Metric]], table: pl.DataFrame,
                reference: str | None = None, confidence: float = 0.95) -> pl.DataFrame:
-    """Each (decision, metric) evaluated on the decision's rows, then the paired rows."""
-    rows = []
-    for decision, metric in metrics:
-        e = summaries.estimate([metric], table.filter(pl.col("decision") == decision),
-                               metric.name, confidence)
-        rows.append({"decision": decision, "metric": metric.label, "value": e.value,
-                     "low": e.low, "high": e.high, "n": e.n})
-    frame = pl.DataFrame(rows, schema_overrides={"n": pl.Int64})
-    return pl.concat([frame, paired_rows(metrics, table, reference, confidence)])
+    """The odds table of one hook table (what :func:`odds` gives, without the executor)."""
+    return odds_rows(metrics, odds_sums(metrics, table, reference), reference, confidence)
 
 
 def _per_deal(metric: Metric, frame: pl.DataFrame) -> pl.DataFrame:
@@ -74,23 +156,5 @@ def paired_rows(metrics: Sequence[tuple[str, Metric]], table: pl.DataFrame,
     are :func:`analysis.stats.paired_ratio_difference`'s (for a mean over
     every deal, the paired t interval). Decision ``"<d> - <reference>"``.
     """
-    decisions = list(dict.fromkeys(d for d, _ in metrics))
-    reference = decisions[0] if reference is None else reference
-    if reference not in decisions:
-        raise ValueError(f"reference decision {reference!r} is not one of {decisions}")
-    base = {m.name: m for d, m in metrics if d == reference}
-    rows = []
-    for decision, metric in metrics:
-        if decision == reference or metric.name not in base:
-            continue
-        mine = _per_deal(metric, table.filter(pl.col("decision") == decision))
-        theirs = _per_deal(base[metric.name], table.filter(pl.col("decision") == reference))
-        both = mine.join(theirs, on="deal_id", how="inner", suffix="_ref")
-        e = stats.paired_ratio_difference(both["y"].to_numpy(), both["n"].to_numpy(),
-                                          both["y_ref"].to_numpy(), both["n_ref"].to_numpy(),
-                                          confidence)
-        rows.append({"decision": f"{decision} - {reference}", "metric": metric.label,
-                     "value": e.value, "low": e.low, "high": e.high, "n": e.n})
-    return pl.DataFrame(rows, schema={"decision": pl.String, "metric": pl.String,
-                                      "value": pl.Float64, "low": pl.Float64,
-                                      "high": pl.Float64, "n": pl.Int64})
+    table = odds_table(metrics, table, reference, confidence)
+    return table.filter(pl.col("decision").str.contains(" - ", literal=True))

@@ -170,28 +170,68 @@ def clustered_difference(a: ClusterTotals, b: ClusterTotals, confidence: float =
     return mean_with_se(ra - rb, se, dof, confidence, n=n)
 
 
-def paired_ratio_difference(y_a, n_a, y_b, n_b, confidence: float = 0.95) -> Estimate:
+class PairedRatioSums(NamedTuple):
+    """Sufficient statistics of two ratios measured on the same units (the same deals).
+
+    Per unit ``u``: ``y_a``, ``n_a`` (value summed and rows counted under
+    setting A) and ``y_b``, ``n_b`` (under B). ``g`` units; the sums of the
+    four and of their products. Sums add, so a chunked run keeps these, not
+    the units.
+    """
+
+    g: float
+    ya: float
+    na: float
+    yb: float
+    nb: float
+    ya_ya: float
+    na_na: float
+    ya_na: float
+    yb_yb: float
+    nb_nb: float
+    yb_nb: float
+    ya_yb: float
+    ya_nb: float
+    na_yb: float
+    na_nb: float
+
+    @classmethod
+    def of(cls, y_a, n_a, y_b, n_b) -> PairedRatioSums:
+        """The sums of per-unit arrays of one shape."""
+        arrays = [np.asarray(x, dtype=float) for x in (y_a, n_a, y_b, n_b)]
+        if len({x.shape for x in arrays}) != 1:
+            raise ValueError("paired ratios need arrays of one shape, got "
+                             f"{[x.shape for x in arrays]}")
+        ya, na, yb, nb = arrays
+        return cls(float(ya.size), *(float(x.sum()) for x in arrays),
+                   *(float(x @ y) for x, y in ((ya, ya), (na, na), (ya, na), (yb, yb), (nb, nb),
+                                               (yb, nb), (ya, yb), (ya, nb), (na, yb), (na, nb))))
+
+
+def paired_ratio_difference(y_a, n_a=None, y_b=None, n_b=None, confidence: float = 0.95
+                            ) -> Estimate:
     """``sum(y_a)/sum(n_a) - sum(y_b)/sum(n_b)`` over the same units, t interval.
 
     For ratios measured twice on the same units (the same deals under two
     settings) whose denominators differ: the linearised residuals
     ``(y - r n) / sum(n)`` of both ratios are differenced unit by unit, and
     the variance is :func:`clustered_variance`'s formula on those
-    differences (G - 1 degrees of freedom, G = number of units).
+    differences (G - 1 degrees of freedom, G = number of units). Takes the
+    four per-unit arrays, or one :class:`PairedRatioSums`.
     """
-    arrays = [np.asarray(x, dtype=float) for x in (y_a, n_a, y_b, n_b)]
-    if len({x.shape for x in arrays}) != 1:
-        raise ValueError("paired ratios need arrays of one shape, got "
-                         f"{[x.shape for x in arrays]}")
-    y_a, n_a, y_b, n_b = arrays
-    g = y_a.size
-    if n_a.sum() == 0 or n_b.sum() == 0:
+    s = y_a if isinstance(y_a, PairedRatioSums) else PairedRatioSums.of(y_a, n_a, y_b, n_b)
+    g = int(s.g)
+    if s.na == 0 or s.nb == 0:
         return Estimate(float("nan"), float("-inf"), float("inf"), g)
-    r_a, r_b = y_a.sum() / n_a.sum(), y_b.sum() / n_b.sum()
-    d = (y_a - r_a * n_a) / n_a.sum() - (y_b - r_b * n_b) / n_b.sum()
+    r_a, r_b = s.ya / s.na, s.yb / s.nb
     if g < 2:
         return Estimate(float(r_a - r_b), float("-inf"), float("inf"), g)
-    return mean_with_se(r_a - r_b, np.sqrt(g / (g - 1) * (d @ d)), g - 1, confidence, n=g)
+    # sum over units of d^2, d = (y_a - r_a n_a) / N_a - (y_b - r_b n_b) / N_b, from the sums
+    aa = s.ya_ya - 2 * r_a * s.ya_na + r_a * r_a * s.na_na
+    bb = s.yb_yb - 2 * r_b * s.yb_nb + r_b * r_b * s.nb_nb
+    ab = s.ya_yb - r_b * s.ya_nb - r_a * s.na_yb + r_a * r_b * s.na_nb
+    dd = max(0.0, aa / s.na**2 + bb / s.nb**2 - 2 * ab / (s.na * s.nb))
+    return mean_with_se(r_a - r_b, np.sqrt(g / (g - 1) * dd), g - 1, confidence, n=g)
 
 
 # ------------------------------------------------------------------ paired samples

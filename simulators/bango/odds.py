@@ -63,8 +63,9 @@ def _obs(config: R.BangoConfig, question: OddsQuestion):
 
 
 def play_odds(config: R.BangoConfig, policies, question: OddsQuestion, count: int,
-              seed: int) -> pl.DataFrame:
-    """``count`` random completions of the unseen cards, each played with both decisions."""
+              seed: int, first: int = 0) -> pl.DataFrame:
+    """Completions ``first .. first + count - 1`` of the unseen cards, each played with both
+    decisions (completion ``i`` is the same whatever the batch: chunks add up)."""
     from simulators.bango.policies import fit_values, fits
 
     count = check_count("count", count)
@@ -76,7 +77,8 @@ def play_odds(config: R.BangoConfig, policies, question: OddsQuestion, count: in
     fit = int(fit_values(obs0)[0])
     pool = np.repeat(np.arange(R.N_KINDS), unseen_counts(obs0)[0]).astype(np.int8)
     entropy = rng.root_entropy(seed)
-    ids = np.arange(count, dtype=np.int64)
+    first = check_count("first", first, low=0)
+    ids = np.arange(first, first + count, dtype=np.int64)
     order = rng.draw_per_unit(entropy, ids, STREAM_ODDS,
                               lambda g, size: rng.permutations(g, size, len(pool)))
     deck = pool[order]  # (count, unseen): the next cards, top first

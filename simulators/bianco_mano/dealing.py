@@ -109,21 +109,9 @@ class _Forced:
         return np.full(len(obs.hand), self.family if take else R.PASS, dtype=np.int8)
 
 
-def play_situation(config: R.BiancoManoConfig, policies, situation: Situation, decision: str,
-                   n_deals: int, seed: int = 0, *, family: int | None = None,
-                   first_packet: int | None = None, max_attempts: int | None = None):
-    """Play ``n_deals`` accepted deals of ``situation`` with the bidder's decision forced.
-
-    ``decision`` is ``"take"`` (in round 1 with the turned family, or in
-    round 2 naming ``family``) or ``"pass"`` (in both rounds). Returns the
-    engine's :class:`~simulators.bianco_mano.engine.DealArrays` of the
-    first ``n_deals`` accepted deals, the number accepted and the number
-    dealt (their ratio is how often the bidder's turn comes). Raises
-    :class:`DealConstraintError` when fewer than ``n_deals`` survive after
-    ``max_attempts`` dealt (default: 50 times ``n_deals``).
-    """
-    from simulators.bianco_mano.engine import DealArrays
-
+def _forced(config: R.BiancoManoConfig, policies, situation: Situation, decision: str,
+            family: int | None):
+    """The dispatch with the bidder's decision forced, and the bidding slot he is asked at."""
     if config.n_players != situation.n_players:
         raise DealConstraintError(f"config has {config.n_players} players, the situation "
                                   f"{situation.n_players}")
@@ -137,31 +125,70 @@ def play_situation(config: R.BiancoManoConfig, policies, situation: Situation, d
             raise DealConstraintError(f"family must be 0..3, got {family!r}")
         take_round = 2
     n = config.n_players
-    first_packet = max(R.FIRST_PACKET_CHOICES[n]) if first_packet is None else first_packet
-    seat = situation.seat
     per_seat = list(policies) if isinstance(policies, list | tuple) else [policies] * n
-    per_seat[seat] = _Forced(per_seat[seat], take_round if decision == TAKE else None, family)
-    dispatch = Dispatch(per_seat, n)
-    max_attempts = 50 * n_deals if max_attempts is None else max_attempts
-    entropy = rng.root_entropy(seed)
-    accepted: list[DealArrays] = []
-    got, tried, batch = 0, 0, max(1_000, n_deals)
+    per_seat[situation.seat] = _Forced(per_seat[situation.seat],
+                                       take_round if decision == TAKE else None, family)
     # the bidder is asked in round `ask_round` at bidding slot `slot`
     ask_round = take_round if decision == TAKE else 1
-    slot = (ask_round - 1) * n + situation.position
+    return Dispatch(per_seat, n), (ask_round - 1) * n + situation.position
+
+
+def play_attempts(config: R.BiancoManoConfig, policies, situation: Situation, decision: str,
+                  first: int, count: int, seed: int = 0, *, family: int | None = None,
+                  first_packet: int | None = None):
+    """Deal attempts ``first .. first + count - 1`` of ``situation``, the bidder's decision
+    forced; the engine's arrays of those that reach his turn (everyone before him passed),
+    and their attempt ids.
+
+    Attempt ``i`` is the same deal under every decision and whatever the
+    batch it is dealt in (its cards and noise come from unit ``i``), so
+    chunks of attempts add up to the same sample and the decisions pair
+    deal by deal.
+    """
+    from simulators.bianco_mano.engine import DealArrays
+
+    dispatch, slot = _forced(config, policies, situation, decision, family)
+    n = config.n_players
+    first_packet = max(R.FIRST_PACKET_CHOICES[n]) if first_packet is None else first_packet
+    entropy = rng.root_entropy(seed)
+    units = np.arange(first, first + count, dtype=np.int64)
+    deck, cut = situation_decks(situation, first_packet, entropy, units)
+    noise = None
+    if dispatch.uses_noise:
+        draws = rng.draw_per_unit(entropy, units, STREAM_NOISE,
+                                  lambda g, size: rng.uniforms(g, size, n_decisions(n)), 0)
+        noise = np.ascontiguousarray(draws.T)
+    arrays = play_batch(config, dispatch, deck, cut, np.zeros(count, np.int8), noise, units,
+                        first_packet=first_packet)
+    keep = arrays.bids[:, slot] >= 0
+    return DealArrays(*(None if f is None else f[keep] for f in arrays)), units[keep]
+
+
+def play_situation(config: R.BiancoManoConfig, policies, situation: Situation, decision: str,
+                   n_deals: int, seed: int = 0, *, family: int | None = None,
+                   first_packet: int | None = None, max_attempts: int | None = None):
+    """Play ``n_deals`` accepted deals of ``situation`` with the bidder's decision forced.
+
+    ``decision`` is ``"take"`` (in round 1 with the turned family, or in
+    round 2 naming ``family``) or ``"pass"`` (in both rounds). Returns the
+    engine's :class:`~simulators.bianco_mano.engine.DealArrays` of the
+    first ``n_deals`` accepted deals (:func:`play_attempts` from attempt 0
+    on), the number accepted and the number dealt (their ratio is how often
+    the bidder's turn comes). Raises :class:`DealConstraintError` when fewer
+    than ``n_deals`` survive after ``max_attempts`` dealt (default: 50 times
+    ``n_deals``).
+    """
+    from simulators.bianco_mano.engine import DealArrays
+
+    _forced(config, policies, situation, decision, family)  # refuse bad input before work
+    max_attempts = 50 * n_deals if max_attempts is None else max_attempts
+    accepted: list[DealArrays] = []
+    got, tried, batch = 0, 0, max(1_000, n_deals)
     while got < n_deals and tried < max_attempts:
-        units = np.arange(tried, tried + batch, dtype=np.int64)
-        deck, cut = situation_decks(situation, first_packet, entropy, units)
-        noise = None
-        if dispatch.uses_noise:
-            draws = rng.draw_per_unit(entropy, units, STREAM_NOISE,
-                                      lambda g, size: rng.uniforms(g, size, n_decisions(n)), 0)
-            noise = np.ascontiguousarray(draws.T)
-        arrays = play_batch(config, dispatch, deck, cut, np.zeros(batch, np.int8), noise, units,
-                            first_packet=first_packet)
-        keep = arrays.bids[:, slot] >= 0  # the bidder was asked: everyone before passed
-        accepted.append(DealArrays(*(None if f is None else f[keep] for f in arrays)))
-        got += int(keep.sum())
+        arrays, ids = play_attempts(config, policies, situation, decision, tried, batch, seed,
+                                    family=family, first_packet=first_packet)
+        accepted.append(arrays)
+        got += len(ids)
         tried += batch
     if got < n_deals:
         raise DealConstraintError(

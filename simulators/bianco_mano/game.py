@@ -17,6 +17,7 @@ from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
 from simulators.core import bits
 from simulators.core.game import Conformance, Game, Odds, Tables, Unit
+from simulators.core.tables import enum_column
 
 # ------------------------------------------------------------------ units
 
@@ -172,40 +173,41 @@ def _situation(config, question: OddsQuestion):
     return situation, family
 
 
-def play_odds(config, policies, question: OddsQuestion, count: int, seed: int) -> pl.DataFrame:
-    """``count`` deals with the bidder forced to take, and ``count`` forced to pass.
+def play_odds(config, policies, question: OddsQuestion, count: int, seed: int,
+              first: int = 0) -> pl.DataFrame:
+    """Deals ``first .. first + count - 1`` dealt to the situation, played with the bidder
+    forced to take and forced to pass.
 
-    Take rows also stand for every deal dealt while rejecting those where an
-    earlier player took (``reached`` false): their share is how often the
-    bidder's turn comes.
+    One take row per deal dealt, ``reached`` true where everyone before the
+    bidder passed (the share is how often his turn comes; the other columns
+    are null where it did not); one pass row per deal that reaches his turn.
+    A deal has the same ``deal_id`` under both decisions.
     """
-    from simulators.bianco_mano.dealing import PASS, TAKE, play_situation
+    from simulators.bianco_mano.dealing import PASS, TAKE, play_attempts
 
     situation, family = _situation(config, question)
     seat = situation.seat
-    take, reached, dealt = play_situation(config, policies, situation, TAKE, count, seed,
-                                          family=family)
-    give_up, _, _ = play_situation(config, policies, situation, PASS, count, seed)
+    dealt = np.arange(first, first + count, dtype=np.int64)
     outcome_names = pl.Enum(list(R.OUTCOME_NAMES))
 
-    def rows(decision, a, extra_reached):
-        frame = pl.DataFrame({
-            "decision": [decision] * len(a.outcome),
-            "deal_id": np.arange(len(a.outcome), dtype=np.int64),  # the same deals for both
-            "reached": np.ones(len(a.outcome), dtype=bool),
-            "outcome": pl.Series([R.OUTCOME_NAMES[o] for o in a.outcome], dtype=outcome_names),
+    def rows(decision, a, ids):
+        return pl.DataFrame({
+            "decision": [decision] * len(ids), "deal_id": ids,
+            "reached": np.ones(len(ids), dtype=bool),
+            "outcome": enum_column("outcome", a.outcome, outcome_names.categories),
             "side_points": a.side_points.astype(np.int32),
             "score_change": a.deltas[:, seat].astype(np.int32),
             "other_takes": a.taker >= 0,
             "partner_of_other": (a.taker >= 0) & (np.asarray(a.partner) == seat),
         })
-        pad = pl.DataFrame({"decision": [decision] * sum(extra_reached.values()),
-                            "reached": [True] * extra_reached[True]
-                            + [False] * extra_reached[False]})
-        return pl.concat([frame, pad], how="diagonal_relaxed")
 
-    return pl.concat([rows(TAKE, take, {True: reached - count, False: dealt - reached}),
-                      rows(PASS, give_up, {True: 0, False: 0})], how="diagonal_relaxed")
+    take, take_ids = play_attempts(config, policies, situation, TAKE, first, count, seed,
+                                   family=family)
+    give_up, pass_ids = play_attempts(config, policies, situation, PASS, first, count, seed)
+    missed = pl.DataFrame({"decision": TAKE, "deal_id": np.setdiff1d(dealt, take_ids),
+                           "reached": False})
+    return pl.concat([rows(TAKE, take, take_ids), missed, rows(PASS, give_up, pass_ids)],
+                     how="diagonal_relaxed")
 
 
 def describe_odds(config, question: OddsQuestion) -> str:

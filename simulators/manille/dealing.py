@@ -104,8 +104,10 @@ class _Forced:
 
 
 def play_choices(config: R.ManilleConfig, policies, situation: Situation, n_deals: int,
-                 seed: int = 0, *, decisions: tuple[str, ...] = DECISIONS) -> pl.DataFrame:
-    """Every decision played on the same ``n_deals`` deals; one row per deal and decision.
+                 seed: int = 0, *, decisions: tuple[str, ...] = DECISIONS,
+                 first: int = 0) -> pl.DataFrame:
+    """Every decision played on the same deals ``first .. first + n_deals - 1``; one row per
+    deal and decision (deal ``i`` is the same whatever the batch: chunks add up).
 
     Columns: ``decision``, ``deal_id``, ``trump`` (what was finally named),
     ``contre_level``, ``taking_points`` (tricks + cards of the dealer's team),
@@ -119,8 +121,9 @@ def play_choices(config: R.ManilleConfig, policies, situation: Situation, n_deal
     actions = [parse_decision(d) for d in decisions]
     if not actions or len(set(actions)) != len(actions):
         raise DealConstraintError(f"decisions must be distinct and non-empty, got {decisions!r}")
+    first = check_count("first", first, low=0)
     entropy = rng.root_entropy(seed)
-    units = np.arange(n_deals, dtype=np.int64)
+    units = np.arange(first, first + n_deals, dtype=np.int64)
     deck, cut = situation_decks(situation, config, entropy, units)
     per_seat = list(policies) if isinstance(policies, list | tuple) else [policies] * R.N_SEATS
     if len(per_seat) != R.N_SEATS:

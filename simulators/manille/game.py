@@ -147,11 +147,13 @@ class OddsQuestion:
     hand: str = field(metadata={"doc": 'the dealer\'s 8 cards, e.g. "10P AP RP 9P 10C 7C AK 8T"'})
 
 
-def play_odds(config, policies, question: OddsQuestion, count: int, seed: int) -> pl.DataFrame:
-    """``count`` deals with the dealer's hand, every decision on the same deals (paired)."""
+def play_odds(config, policies, question: OddsQuestion, count: int, seed: int,
+              first: int = 0) -> pl.DataFrame:
+    """Deals ``first .. first + count - 1`` with the dealer's hand, every decision on the
+    same deals (paired)."""
     from simulators.manille.dealing import Situation, play_choices
 
-    frame = play_choices(config, policies, Situation(question.hand), count, seed)
+    frame = play_choices(config, policies, Situation(question.hand), count, seed, first=first)
     passing = frame.filter(pl.col("decision") == "pass").select("deal_id",
                                                                  pass_margin="margin")
     return (frame.join(passing, on="deal_id", how="left", maintain_order="left")

@@ -91,8 +91,9 @@ def situation_decks(situation: Situation, entropy: int, units: np.ndarray) -> np
 
 
 def play_choices(config: R.TrucConfig, policies, situation: Situation, n_deals: int,
-                 seed: int = 0) -> pl.DataFrame:
-    """Both first-call answers played on the same ``n_deals`` deals; one row per deal and answer.
+                 seed: int = 0, first: int = 0) -> pl.DataFrame:
+    """Both first-call answers played on the same deals ``first .. first + n_deals - 1``; one
+    row per deal and answer (deal ``i`` is the same whatever the batch: chunks add up).
 
     Columns: ``decision`` (``play`` or ``ask``), ``deal_id``, ``asked``
     (the situation arises: always for the non-dealer; for the dealer, only
@@ -104,8 +105,9 @@ def play_choices(config: R.TrucConfig, policies, situation: Situation, n_deals: 
     n_deals = check_count("n_deals", n_deals)
     if not isinstance(situation, Situation):
         raise DealConstraintError("situation must be a Situation (hand, role, scores)")
+    first = check_count("first", first, low=0)
     entropy = rng.root_entropy(seed)
-    units = np.arange(n_deals, dtype=np.int64)
+    units = np.arange(first, first + n_deals, dtype=np.int64)
     dispatch = Dispatch(policies)  # validates the policies once, before any work
     me = 1 - situation.role_index  # seat 0 deals: the non-dealer is seat 1
     scores = np.zeros((n_deals, 2), dtype=np.int8)

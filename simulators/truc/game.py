@@ -157,11 +157,13 @@ def _situation(question: OddsQuestion):
     return Situation(question.hand, question.role, question.my_score, question.opp_score)
 
 
-def play_odds(config, policies, question: OddsQuestion, count: int, seed: int) -> pl.DataFrame:
-    """``count`` deals with my hand, playing and asking on the same deals (paired)."""
+def play_odds(config, policies, question: OddsQuestion, count: int, seed: int,
+              first: int = 0) -> pl.DataFrame:
+    """Deals ``first .. first + count - 1`` with my hand, playing and asking on the same deals
+    (paired)."""
     from simulators.truc.dealing import play_choices
 
-    return play_choices(config, policies, _situation(question), count, seed)
+    return play_choices(config, policies, _situation(question), count, seed, first=first)
 
 
 def describe_odds(config, question: OddsQuestion) -> str:

@@ -57,6 +57,33 @@ def test_sweep_and_compare_identical_for_n_jobs_chunk_sizes_and_dask(tmp_path, b
         -(-base.size // chunks[1])
 
 
+ODDS_QUESTIONS = {
+    "bianco-mano": {"hand": "1R 2R 3B 8V 2J", "turned": "4R", "position": 2},
+    "manille": {"hand": "10P AP RP 9P 10C 7C AK 8T"},
+    "truc": {"hand": "9 10 V", "role": "dealer"},
+    "bango": {"hand": "4B 6R", "centre": "5Y 9K 2V", "sequences": "7B 8B 9B",
+              "seen": "1R 1B 3Y"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(ODDS_QUESTIONS))
+def test_odds_identical_for_n_jobs_and_chunk_sizes_with_paired_rows(tmp_path, game):
+    from analysis.odds import odds, odds_table
+
+    experiment = Experiment.create(game, size=3_000, seed=5)
+    hook = experiment.game.odds
+    question = hook.question(**ODDS_QUESTIONS[game])
+    one = odds(experiment, question, chunk_size=3_000, progress=False)
+    two = odds(experiment, question, n_jobs=2, chunk_size=700, progress=False,
+               out_dir=tmp_path / "odds")
+    assert_frame_equal(one, two)
+    whole = hook.play(experiment.config, experiment.play_policies(), question, 3_000, 5)
+    assert_frame_equal(one, odds_table(hook.metrics, whole, hook.reference))
+    paired = one.filter(one["decision"].str.contains(" - "))
+    assert paired.height >= 1 and (paired["low"] <= paired["value"]).all()
+    assert (paired["value"] <= paired["high"]).all()
+
+
 def test_compare_sums_match_the_score_arrays():
     """The executor's sums give the interval the arrays would: one formula, two inputs."""
     base = DEALS.replace(size=3_000)
@@ -77,6 +104,9 @@ def test_compare_sums_match_the_score_arrays():
 def _cli(command: str, out_dir: Path | None, *extra: str) -> list[str]:
     if command == "sweep":
         args = ["sweep", "bianco-mano", "--grid", "take_threshold=3.5,4.5,5.5"]
+    elif command == "odds":
+        args = ["odds", "bianco-mano", "--hand", "1R 2R 3B 8V 2J", "--turned", "4R",
+                "--position", "1"]
     else:
         args = ["compare", "bianco-mano", "--b-param", "take_threshold=5"]
     out = ["--out-dir", str(out_dir)] if out_dir is not None else []
@@ -85,7 +115,7 @@ def _cli(command: str, out_dir: Path | None, *extra: str) -> list[str]:
             *out, *extra]
 
 
-@pytest.mark.parametrize("command", ["sweep", "compare"])
+@pytest.mark.parametrize("command", ["sweep", "compare", "odds"])
 def test_a_study_killed_with_sigkill_resumes_to_the_same_table(tmp_path, command):
     """A real subprocess held after 3 finished chunks (``gated.GatedHeuristic``), killed
     with SIGKILL, then the same command again: the table of an uninterrupted run, to the

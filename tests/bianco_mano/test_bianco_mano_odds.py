@@ -36,7 +36,9 @@ def test_turn_comes_with_the_exact_probability_of_earlier_passes():
                             size=5_000, seed=3)
     table = odds(experiment, OddsQuestion(hand="1R 7B 3B 8V 2J", turned="4R", position=2))
     row = table.filter(table["metric"] == "P(bidder's turn comes)").row(0, named=True)
-    assert row["low"] <= 0.25 <= row["high"] and row["n"] >= 20_000
+    assert row["low"] <= 0.25 <= row["high"] and row["n"] == 5_000  # every deal dealt
+    played = table.filter(table["metric"] == "P(made)").row(0, named=True)
+    assert played["n"] == round(row["value"] * 5_000)  # the deals that reach his turn
 
 
 def test_round2_take_names_the_family():
