@@ -15,8 +15,9 @@ LINT = shutil.which("lint-imports")
 
 def _lint(root: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run([LINT, "--config", str(root / ".importlinter"), "--no-cache"],
-                          capture_output=True, text=True, cwd=root, env=env, timeout=900)
+    # no --config (deprecated): run in root, lint-imports reads its .importlinter
+    return subprocess.run([LINT, "--no-cache"], capture_output=True, text=True, cwd=root,
+                          env=env, timeout=900)
 
 
 @pytest.fixture
