@@ -246,7 +246,14 @@ def build_experiment(args: argparse.Namespace):
     data["game"] = game.name
     options = dict(data.get("options", {}))
     flagged = typed_options(game, args.option)
-    if args.players is not None:
+    if not _has_player_counts(game):
+        fixed = game.seats(game.units[0], game.make_config())
+        if getattr(args, "players", None) is not None:
+            raise UsageError(f"{game.name} is always played by {fixed} players: drop --players")
+        if "n_players" in options:
+            raise UsageError(f"{game.name} is always played by {fixed} players: the config "
+                             f"sets n_players = {options['n_players']!r}")
+    if getattr(args, "players", None) is not None:
         if "n_players" in flagged:
             raise UsageError("give the number of players once: --players or --option n_players")
         flagged["n_players"] = args.players
@@ -727,11 +734,38 @@ def cmd_policies(args: argparse.Namespace) -> str:
 # ------------------------------------------------------------------ parser
 
 
+def _has_player_counts(game: Game) -> bool:
+    """Whether the number of players is a rule option of the game (not a fixed count)."""
+    return "n_players" in {f.name for f in dataclasses.fields(game.config)}
+
+
+def _examples(scope: list[Game]) -> tuple[str, str]:
+    """``--param`` and ``--option`` examples from the registry of the game in scope (the
+    first game's, naming it, when the parser serves every game)."""
+    game = scope[0]
+    params = game.policies[game.default_policy].parameters()
+    name, spec = next(((n, p) for n, p in params.items() if not isinstance(p["default"], bool)),
+                      next(iter(params.items())))
+    value = spec["default"]
+    field = next(f for f in dataclasses.fields(game.config)
+                 if isinstance(f.default, bool | int) and f.name != "seed")
+    shown = field.default if not isinstance(field.default, bool) else not field.default
+    option = f"{field.name}={str(shown).lower() if isinstance(shown, bool) else shown}"
+    where = "" if len(scope) == 1 else f" for {game.name}"
+    return f"{name}={value}{where}", f"{option}{where}"
+
+
 def _experiment_parent(default_size: int, scope: list[Game]) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument("game", choices=registered_names())
     parent.add_argument("--config", type=Path, help="experiment TOML file (flags override it)")
-    parent.add_argument("--players", type=int, help="number of players (rule option n_players)")
+    counted = [g for g in scope if _has_player_counts(g)]
+    if counted:
+        parent.add_argument("--players", type=int,
+                            help="number of players (rule option n_players)" + (
+                                "" if len(scope) == 1 else
+                                f"; games with a choice: {', '.join(g.name for g in counted)}"))
+    param_example, option_example = _examples(scope)
     size = parent.add_mutually_exclusive_group()
     for unit, owners in _unit_flags(scope).items():
         size.add_argument(f"--{unit}", type=int, dest=f"unit_{unit}", metavar="N",
@@ -741,9 +775,10 @@ def _experiment_parent(default_size: int, scope: list[Game]) -> argparse.Argumen
                                          "(tapisvert policies GAME) or your class, "
                                          "module:Class")
     parent.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="policy parameter, repeatable (e.g. take_threshold=4.5)")
+                        help=f"policy parameter, repeatable (e.g. {param_example}); the list: "
+                             "tapisvert policies GAME")
     parent.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="rule option, repeatable (e.g. n_players=4); the list: "
+                        help=f"rule option, repeatable (e.g. {option_example}); the list: "
                              "tapisvert options GAME")
     parent.set_defaults(default_size=default_size)
     return parent

@@ -171,7 +171,7 @@ def situation(hand: str = "", centre: str = "", sequences=(), seen: str = "",
     colours = np.zeros((1, n_players, R.MAX_SEQUENCES, R.N_COLOURS), dtype=np.int8)
     laid = []
     for s, text in enumerate(sequences):
-        seq = R.parse_cards(text)
+        seq = R.parse_sequence(text)  # BG-6: consecutive distinct values, no black card
         laid += seq
         for c in seq:
             mask[0, 0, s] |= 1 << (R.value_of(c) - 1)

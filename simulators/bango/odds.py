@@ -48,7 +48,7 @@ class OddsQuestion:
 
 
 def _obs(config: R.BangoConfig, question: OddsQuestion):
-    sequences = tuple(s for s in (p.strip() for p in question.sequences.split(";")) if s)
+    sequences = tuple(R.format_cards(seq) for seq in R.parse_sequences(question.sequences))
     centre = R.parse_cards(question.centre)
     if not centre:
         raise ValueError("centre: give the cards revealed so far (at least one)")

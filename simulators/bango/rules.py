@@ -125,6 +125,29 @@ def format_cards(cards) -> str:
     return " ".join(format_card(c) for c in cards)
 
 
+def parse_sequence(text: str) -> list[int]:
+    """One laid sequence from notation, checked against BG-6: at least two cards, no black
+    card, distinct consecutive values (in any order); sorted by value."""
+    kinds = parse_cards(text)
+    shown = format_cards(kinds) or repr(text)
+    if len(kinds) < 2:
+        raise ValueError(f"sequence {shown!r} has {len(kinds)} card(s): a sequence holds at "
+                         "least two consecutive values (BG-6)")
+    if any(colour_of(k) == BLACK for k in kinds):
+        raise ValueError(f"sequence {shown!r} holds a black card: black cards never enter a "
+                         "sequence (BG-6)")
+    values = sorted(value_of(k) for k in kinds)
+    if len(set(values)) != len(values) or values[-1] - values[0] != len(values) - 1:
+        raise ValueError(f"sequence {shown!r} is not consecutive distinct values (BG-6); "
+                         "separate two sequences with ';'")
+    return sorted(kinds, key=value_of)
+
+
+def parse_sequences(text: str) -> list[list[int]]:
+    """Laid sequences separated by ``;``, each checked by :func:`parse_sequence`."""
+    return [parse_sequence(p) for p in str(text).split(";") if p.strip()]
+
+
 def hand_counts(cards) -> np.ndarray:
     """(55,) uint8 count vector of an iterable of kinds."""
     return np.bincount(np.asarray(list(cards), dtype=np.int64), minlength=N_KINDS).astype(np.uint8)

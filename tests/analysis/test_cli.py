@@ -122,3 +122,20 @@ def test_usage_errors_from_argparse_exit_2():
     result = subprocess.run([sys.executable, "-m", "analysis.cli", "simulate", "poker"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "invalid choice: 'poker'" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["bianco-mano", "bango", "five-crowns", "manille", "truc"])
+def test_help_of_a_game_shows_its_own_examples(game, capsys):
+    """Issue 26: --param and --option examples from the game's registry; --players only where
+    the number of players is a rule option."""
+    from simulators.core.game import get_game
+
+    spec = get_game(game)
+    assert main(["simulate", game, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    params = spec.policies[spec.default_policy].parameters()
+    first = next(n for n, p in params.items() if not isinstance(p["default"], bool))
+    assert f"(e.g. {first}={params[first]['default']})" in text
+    assert ("take_threshold" in text) == (game == "bianco-mano")
+    has_players = "n_players" in spec.make_config().__dataclass_fields__
+    assert ("--players" in text) == has_players

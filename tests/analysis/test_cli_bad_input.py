@@ -85,6 +85,8 @@ CASES = [
     ("config-missing", ["simulate", "bianco-mano", "--config", "missing.toml"]),
     ("config-not-toml", ["simulate", "bianco-mano", "--config", "broken.toml"]),
     ("config-other-game", ["simulate", "bianco-mano", "--config", "crowns.toml"]),
+    ("players-fixed-count", ["simulate", "truc", "--players", "3"]),
+    ("config-players-fixed-count", ["simulate", "manille", "--config", "manille_players.toml"]),
     ("config-unknown-key", ["simulate", "bianco-mano", "--config", "unknown_key.toml"]),
     ("policy-unknown", ["simulate", "bianco-mano", "--policy", "genius"]),
     ("policy-import-fails", ["simulate", "bianco-mano", "--policy", "no_such_module:Greedy"]),
@@ -127,6 +129,14 @@ CASES = [
     ("odds-foreign-flag", ["odds", "bianco-mano", "--hand", HAND, "--turned", "4R",
                            "--role", "mano"]),
     ("odds-five-crowns", ["odds", "five-crowns", "--hand", "3S"]),
+    # BG-6: a sequence is consecutive values; sequences are separated by ';' (issue 26)
+    ("odds-bango-not-consecutive", ["odds", "bango", "--hand", "4B", "--centre", "5Y",
+                                    "--sequences", "7B 9B"]),
+    ("odds-bango-comma-between-sequences", ["odds", "bango", "--hand", "4B", "--centre", "5Y",
+                                            "--sequences", "7B 8B 9B, 1R 2R"]),
+    ("odds-bango-black-in-sequence", ["odds", "bango", "--hand", "4B", "--centre", "5Y",
+                                      "--sequences", "7B 8K"]),
+    ("odds-n-jobs", ["odds", "truc", "--hand", "9 10 V", "--n-jobs", "-3"]),
     # report
     ("report-scale-zero", ["report", "bianco-mano", "--scale", "0"]),
     ("report-out-dir-unwritable", ["report", "five-crowns", "--out-dir", "/proc/tapisvert"]),
@@ -149,6 +159,8 @@ IN_PROCESS = {
     "sweep-name-twice", "sweep-bad-value", "odds-foreign-flag", "odds-missing-hand",
     "report-n-jobs", "report-unknown-game", "options-unknown-game", "policies-no-game",
     "compare-truc-n-jobs", "metric-without-precision", "two-sizes", "unknown-game",
+    "odds-bango-not-consecutive", "odds-bango-black-in-sequence", "odds-n-jobs",
+    "players-fixed-count", "config-players-fixed-count",
 }
 
 FILES = {
@@ -156,6 +168,7 @@ FILES = {
     "stuff/keep.txt": "a folder that is not a run\n",
     "broken.toml": "game = [\n",
     "crowns.toml": 'game = "five-crowns"\nsize = 10\n',
+    "manille_players.toml": 'game = "manille"\nsize = 10\n[options]\nn_players = 5\n',
     "unknown_key.toml": 'game = "bianco-mano"\nsizes = 10\n',
     "per_seat.toml": ('game = "bianco-mano"\n'
                       + '[[policies]]\nname = "heuristic"\n' * 3
