@@ -109,7 +109,9 @@ def test_resume_after_sigkill_keeps_chunks_and_matches_uninterrupted(tmp_path):
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     kept = sorted(p.name for p in (out / "deals").glob("part-*.parquet"))
-    assert len(kept) == 3, "the run is held after its third chunk"
+    # held from its third chunk on; joblib may have started one more chunk before the third
+    # was saved (it dispatches ahead), so 3 or 4 are kept: mid-run either way
+    assert 3 <= len(kept) <= 4, "the run is held after its third chunk"
     done = subprocess.run(_cli(out, "--policy", "gated:GatedHeuristic"), cwd=HERE,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -131,7 +131,10 @@ def test_a_study_killed_with_sigkill_resumes_to_the_same_table(tmp_path, command
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-    assert len(glob.glob(parts)) == 3, "the study is held after its third chunk"
+    kept = len(glob.glob(parts))
+    # held from its third chunk on; joblib may have started one more chunk before the third
+    # was saved (it dispatches ahead), so 3 or 4 are kept: mid-run either way
+    assert 3 <= kept <= 4, "the study is held after its third chunk"
     resumed = subprocess.run(_cli(command, out), cwd=HERE, capture_output=True, text=True,
                              timeout=900)
     assert resumed.returncode == 0, resumed.stderr
@@ -142,7 +145,7 @@ def test_a_study_killed_with_sigkill_resumes_to_the_same_table(tmp_path, command
     assert got["rows"] == want["rows"] and got["experiment"] == want["experiment"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["complete"] and len(manifest["sessions"]) == 2
-    assert manifest["sessions"][-1]["chunks_run"] == 15 - 3
+    assert manifest["sessions"][-1]["chunks_run"] == 15 - kept
     assert manifest["study"]["kind"] == command
 
 
