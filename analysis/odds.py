@@ -127,7 +127,11 @@ def odds(experiment: Experiment, question, confidence: float = 0.95, *,
     result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
                         scheduler=scheduler, progress=progress)
     hook = experiment.game.odds
-    return odds_rows(hook.metrics, result.totals, hook.reference, confidence)
+    table = odds_rows(hook.metrics, result.totals, hook.reference, confidence)
+    if hook.exact is None:
+        return table
+    exact = pl.DataFrame(hook.exact(experiment.config, question), schema=table.schema)
+    return pl.concat([table, exact])
 
 
 def odds_table(metrics: Sequence[tuple[str, Metric]], table: pl.DataFrame,

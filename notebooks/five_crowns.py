@@ -46,11 +46,13 @@ import polars as pl
 from analysis import stats
 from analysis.compare import compare, reading, sweep
 from analysis.experiment import Experiment
+from analysis.odds import odds
 from simulators.core.params import param
 from simulators.five_crowns import melds
 from simulators.five_crowns.engine import simulate_games, simulate_rounds
+from simulators.five_crowns.odds import OddsQuestion
 from simulators.five_crowns.policies import HeuristicPolicy, SolitaireHeuristic
-from simulators.five_crowns.rules import JOKER, N_KINDS, FiveCrownsConfig, format_cards, parse_cards
+from simulators.five_crowns.rules import N_KINDS, FiveCrownsConfig, format_cards, parse_cards
 from simulators.five_crowns.solitaire import simulate_solitaire
 
 SEED = 2026
@@ -72,36 +74,27 @@ print(f"best discard {format_cards([int(discard[0])])}, penalty left {int(penalt
 print(melds.arrangement(np.bincount(parse_cards("JH JD JS 8C 9C 10C"), minlength=56), 6))
 
 # %% [markdown]
-# **A hand still far from out.** Round 4 again, dealt `JH JD 8C 9C KS 4H`:
-# nothing melds yet (penalty 56). Drawing blind from the stock each turn and
-# discarding what the solver says, how likely am I to go out within k draws?
-# The unseen cards (the two decks less my hand) come in a uniformly random
-# order; the 6 draws of every trial are played in one batched solver call
-# per turn. This ignores the discard pile and the opponents, so it is a
-# floor on the real chance (taking a useful discard only helps).
+# **A hand at the table.** Round 5 deals 7 cards and 7s are wild; I hold
+# `JH JD 8C 9C KS 4H 3C` and the 10 of clubs tops the discard pile. Take it
+# or draw blind? `tapisvert odds five-crowns` answers with the function
+# below: both choices on the same dealt worlds (the other hands, the stock),
+# the rest of the round played by the heuristic; the chance of going out
+# this turn is also computed exactly by enumerating the unseen cards.
 
 # %%
-wild = 6  # round 4
-dealt = np.bincount(parse_cards("JH JD 8C 9C KS 4H"), minlength=N_KINDS).astype(np.uint8)
-print(f"penalty now {int(melds.min_penalty(dealt[None, :], wild)[0])}")
-deck = np.full(N_KINDS, 2)
-deck[JOKER] = 6  # two sets of 58 cards: 55 suited kinds twice, six jokers (FC-1)
-unseen = np.repeat(np.arange(N_KINDS), deck - dealt)
-trials, draws = 4_000, 6
-gen = np.random.default_rng(SEED)
-next_cards = unseen[gen.random((trials, unseen.size)).argsort(axis=1)[:, :draws]]
-hands, rows = np.tile(dealt, (trials, 1)), np.arange(trials)
-out = np.zeros(trials, dtype=bool)
-chances = []
-for k in range(draws):
-    hands[rows, next_cards[:, k]] += 1
-    left, kind = melds.best_discard(hands, wild)
-    hands[rows, kind] -= 1
-    out |= left == 0
-    e = stats.proportion(int(out.sum()), trials)
-    chances.append({"draws": k + 1, "P(out)": e.value, "low": e.low, "high": e.high})
-chances = pl.DataFrame(chances)
-chances
+at_the_table = OddsQuestion(round=5, hand="JH JD 8C 9C KS 4H 3C", discard="10C")
+table = odds(Experiment.create("five-crowns", size=10_000, seed=SEED), at_the_table)
+table
+
+# %%
+choice = table.filter(pl.col("metric") == "my penalty at the round's end")
+fig, ax = plt.subplots(figsize=(5, 2.6))
+err = np.vstack([choice["value"] - choice["low"], choice["high"] - choice["value"]])
+ax.bar(choice["decision"], choice["value"], yerr=err, capsize=3, color="#4C72B0")
+ax.axhline(0, color="k", lw=0.8)
+ax.set_ylabel("penalty points")
+ax.set_title("Take the 10C or draw blind: my penalty at the round's end")
+plt.show()
 
 # %% [markdown]
 # ## 2. Which strategy is better, and is the difference real?

@@ -256,6 +256,10 @@ class Odds:
     reference : the decision every other is paired against, on the same
         deals (rows with equal ``deal_id``), for each metric both declare
         (default: the first decision of ``metrics``).
+    exact : ``exact(config, question) -> list[dict]``, figures computed
+        exactly rather than simulated, as rows of the odds table (``decision,
+        metric, value, low, high, n``) shown beside the simulated ones; None
+        where the game has none.
     """
 
     question: type
@@ -263,6 +267,7 @@ class Odds:
     metrics: tuple[Metric, ...]
     describe: Callable[[Any, Any], str]
     reference: str | None = None
+    exact: Callable[[Any, Any], list[dict]] | None = None
 
     @property
     def decisions(self) -> tuple[str, ...]:

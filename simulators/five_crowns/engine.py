@@ -102,17 +102,23 @@ class _Round:
     capped: np.ndarray
 
 
-def _new_round(decks: np.ndarray, n: int, round_no: int, dealer: np.ndarray) -> _Round:
-    """Hands dealt, the next card turned to start the discard pile (FC-2)."""
+def _new_round(decks: np.ndarray, n: int, round_no: int, dealer: np.ndarray,
+               buried: int = 0) -> _Round:
+    """Hands dealt, the next card turned to start the discard pile (FC-2).
+
+    ``buried``: the deck's last cards lie face down under the turned card, out
+    of the stock (a what-if's cards already discarded; 0 in real rounds).
+    """
     n_rows, k = len(decks), R.cards_dealt(round_no)
     hands = deal(decks, n, round_no, dealer)
     pile = np.zeros((n_rows, R.N_CARDS), dtype=I8)
-    pile[:, 0] = decks[:, n * k]  # the top stock card starts the discard pile
+    pile[:, :buried] = decks[:, R.N_CARDS - buried:]
+    pile[:, buried] = decks[:, n * k]  # the top stock card starts the discard pile
     penalty = melds.min_penalty(hands.reshape(-1, R.N_KINDS), R.wild_rank(round_no))
     return _Round(
         hands=hands, stock=decks.copy(), stock_top=np.full(n_rows, n * k + 1),
-        stock_end=np.full(n_rows, R.N_CARDS), pile=pile,
-        pile_len=np.ones(n_rows, dtype=np.int64), penalty=penalty.reshape(n_rows, n),
+        stock_end=np.full(n_rows, R.N_CARDS - buried), pile=pile,
+        pile_len=np.full(n_rows, buried + 1, dtype=np.int64), penalty=penalty.reshape(n_rows, n),
         went_out=np.full(n_rows, -1, dtype=I8), out_turn=np.full(n_rows, -1, dtype=np.int32),
         last_turns=np.zeros(n_rows, dtype=np.int32), turns=np.zeros(n_rows, dtype=np.int32),
         capped=np.zeros(n_rows, dtype=bool))
@@ -161,14 +167,15 @@ def _go_out(rd: _Round, active, seat, t: int, n: int, out, final) -> np.ndarray:
 
 def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarray,
                 round_no: int, dealer: np.ndarray, units: np.ndarray, entropy: int,
-                key: int) -> RoundArrays:
+                key: int, buried: int = 0) -> RoundArrays:
     """Play one round per row from shuffled decks (kinds); pure given its inputs.
 
     ``key`` separates this round's random streams (reshuffles, noise) from
-    other rounds of the same units (the round number in games).
+    other rounds of the same units (the round number in games); ``buried``
+    deck-end cards start the discard pile under the turned card (what-ifs).
     """
     n, n_rows, wild = config.n_players, len(decks), R.wild_rank(round_no)
-    rd = _new_round(decks, n, round_no, dealer)
+    rd = _new_round(decks, n, round_no, dealer, buried)
     active = np.arange(n_rows)
     log: list[tuple] = []  # (rows, seat, took, discard, out) per turn
     reshuffles: list[tuple[int, int, tuple[int, ...]]] = []

@@ -9,11 +9,18 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simulators.core.game import Conformance, Game, Tables, Unit
+from simulators.core.game import Conformance, Game, Odds, Tables, Unit
 from simulators.core.params import check_count
 from simulators.five_crowns import rules as R
 from simulators.five_crowns.metrics import ROUND_METRICS, SOLITAIRE_METRICS
 from simulators.five_crowns.observations import POLICY_METHODS
+from simulators.five_crowns.odds import (
+    ODDS_METRICS,
+    OddsQuestion,
+    describe_odds,
+    exact_rows,
+    play_odds,
+)
 from simulators.five_crowns.policies import POLICIES
 
 # ------------------------------------------------------------------ units
@@ -171,9 +178,12 @@ CONFORMANCE = Conformance(
 )
 
 
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
+            reference="draw", exact=exact_rows)
+
 GAME = Game(
     name="five-crowns", title="Five Crowns", config=R.FiveCrownsConfig, policies=POLICIES,
-    units=(ROUNDS, GAMES, SOLITAIRE), conformance=CONFORMANCE,
+    units=(ROUNDS, GAMES, SOLITAIRE), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/five_crowns.md",
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -128,7 +128,7 @@ CASES = [
     ("odds-bad-card", ["odds", "bianco-mano", "--hand", "1R 2R 3B 8V 9J", "--turned", "4R"]),
     ("odds-foreign-flag", ["odds", "bianco-mano", "--hand", HAND, "--turned", "4R",
                            "--role", "mano"]),
-    ("odds-five-crowns", ["odds", "five-crowns", "--hand", "3S"]),
+    ("odds-five-crowns-no-round", ["odds", "five-crowns", "--hand", "3S"]),
     # BG-6: a sequence is consecutive values; sequences are separated by ';' (issue 26)
     ("odds-bango-not-consecutive", ["odds", "bango", "--hand", "4B", "--centre", "5Y",
                                     "--sequences", "7B 9B"]),

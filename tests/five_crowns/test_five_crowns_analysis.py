@@ -31,8 +31,10 @@ def test_simulate_rounds_games_and_solitaire_from_the_cli(capsys):
      "cannot play five-crowns solitaire: it lacks place"),
     (["simulate", "five-crowns", "--policy", "solitaire"],
      "cannot play five-crowns rounds: it lacks draw"),
-    (["odds", "five-crowns", "--hand", "3H", "--turned", "4H"],
-     "odds is not available for five-crowns"),
+    (["odds", "five-crowns", "--round", "1", "--hand", "3H 4H 5H", "--turned", "4H"],
+     "odds five-crowns does not take --turned"),
+    (["odds", "five-crowns", "--hand", "3H 4H 5H"], "odds five-crowns needs --round"),
+    (["odds", "five-crowns", "--round", "1", "--hand", "3H 4H"], "round 1 deals 3 cards"),
 ])
 def test_five_crowns_bad_input_exits_2(capsys, argv, message):
     assert main(argv) == 2
