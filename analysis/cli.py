@@ -619,15 +619,21 @@ def cmd_odds(args: argparse.Namespace) -> str:
     if extra:
         raise UsageError(f"odds {game.name} does not take --{extra[0].replace('_', '-')}")
     question = game.odds.question(**values)
+    understood = game.odds.understood(question)  # every card argument read, before any work
     heading = game.odds.describe(experiment.config, question)
     options = _run_options(args)
     started = time.perf_counter()
     table = odds(experiment, question, out_dir=args.out_dir, **options)
     if args.json:
         return json_document(table, {**experiment.to_dict(),
-                                     "question": dataclasses.asdict(question)},
+                                     "question": dataclasses.asdict(question),
+                                     "understood": understood},
                              time.perf_counter() - started, heading=heading)
-    lines = [heading, show(table)]
+    lines = [heading]
+    if understood:
+        lines.append("read as: " + "; ".join(f"--{k.replace('_', '-')} {v!r}"
+                                             for k, v in understood.items()))
+    lines.append(show(table))
     if args.out_dir is not None:
         lines.append(_study_dir_line(args.out_dir))
     return "\n".join(lines)

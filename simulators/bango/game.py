@@ -14,7 +14,7 @@ from simulators.bango.metrics import GAME_METRICS
 from simulators.bango.observations import POLICY_METHODS
 from simulators.bango.odds import ODDS_METRICS, OddsQuestion, describe_odds, play_odds
 from simulators.bango.policies import POLICIES
-from simulators.core.game import Conformance, Game, Odds, Tables, Unit
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 
 
 def play_games(config: R.BangoConfig, policies, first: int, count: int, seed: int) -> Tables:
@@ -87,7 +87,12 @@ CONFORMANCE = Conformance(
                  ({"hand_limit": 0}, "hand_limit"), ({"free_discard": "yes"}, "free_discard")),
 )
 
-ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds)
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
+            cards={"hand": CardArgument(R.parse_cards, R.format_cards, "4B 6R"),
+                   "centre": CardArgument(R.parse_cards, R.format_cards, "5Y 9K 2V"),
+                   "sequences": CardArgument(R.parse_sequences, R.format_sequences,
+                                             "7B 8B 9B; 1R 2R"),
+                   "seen": CardArgument(R.parse_cards, R.format_cards, "1R 1B 3Y")})
 
 GAME = Game(
     name="bango", title="Bango", config=R.BangoConfig, policies=POLICIES, units=(GAMES,),

@@ -143,6 +143,11 @@ def parse_sequence(text: str) -> list[int]:
     return sorted(kinds, key=value_of)
 
 
+def format_sequences(sequences) -> str:
+    """Notation of laid sequences: each space-separated, ``"; "`` between them."""
+    return "; ".join(format_cards(s) for s in sequences)
+
+
 def parse_sequences(text: str) -> list[list[int]]:
     """Laid sequences separated by ``;``, each checked by :func:`parse_sequence`."""
     return [parse_sequence(p) for p in str(text).split(";") if p.strip()]

@@ -16,7 +16,7 @@ from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS
 from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
 from simulators.core import bits
-from simulators.core.game import Conformance, Game, Odds, Tables, Unit
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.core.tables import enum_column
 
 # ------------------------------------------------------------------ units
@@ -220,7 +220,9 @@ def describe_odds(config, question: OddsQuestion) -> str:
 
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
-            reference="pass")
+            reference="pass", cards={
+                "hand": CardArgument(R.parse_cards, R.format_cards, "1R 2R 3B 8V 2J"),
+                "turned": CardArgument(R.parse_card, R.format_card, "4R")})
 
 
 GAME = Game(

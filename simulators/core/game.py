@@ -236,6 +236,21 @@ class Conformance:
     slow_policies: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class CardArgument:
+    """A card argument's notation: ``read(text)`` its value (``ValueError`` with one line
+    when the text is not exactly cards of the game), ``write(value)`` its canonical text.
+
+    The contract every game keeps (docs/cards.md): cards are separated by spaces
+    or commas, letters in either case; ``read(write(v)) == v``; every token is
+    one card or the text is refused, so nothing is dropped or merged silently.
+    """
+
+    read: Callable[[str], Any]
+    write: Callable[[Any], str]
+    example: str = ""
+
+
 @dataclass(frozen=True, eq=False)
 class Odds:
     """"What are my odds with this hand?" for one game.
@@ -260,6 +275,9 @@ class Odds:
         exactly rather than simulated, as rows of the odds table (``decision,
         metric, value, low, high, n``) shown beside the simulated ones; None
         where the game has none.
+    cards : the question's card arguments, ``{field: CardArgument}``: how each
+        is read and written back in canonical notation, so the command echoes
+        what it understood (the one card-notation contract, docs/cards.md).
     """
 
     question: type
@@ -268,6 +286,21 @@ class Odds:
     describe: Callable[[Any, Any], str]
     reference: str | None = None
     exact: Callable[[Any, Any], list[dict]] | None = None
+    cards: Mapping[str, CardArgument] = field(default_factory=dict)
+
+    def understood(self, question) -> dict[str, str]:
+        """Each card argument of ``question`` read and written back in canonical notation
+        (``ValueError`` naming the argument when one cannot be read)."""
+        out = {}
+        for name, argument in self.cards.items():
+            raw = getattr(question, name)
+            if raw is None:
+                continue
+            try:
+                out[name] = argument.write(argument.read(raw))
+            except ValueError as error:
+                raise ValueError(f"{name.replace('_', '-')}: {error}") from None
+        return out
 
     @property
     def decisions(self) -> tuple[str, ...]:

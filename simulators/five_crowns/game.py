@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simulators.core.game import Conformance, Game, Odds, Tables, Unit
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.core.params import check_count
 from simulators.five_crowns import rules as R
 from simulators.five_crowns.metrics import ROUND_METRICS, SOLITAIRE_METRICS
@@ -179,7 +179,10 @@ CONFORMANCE = Conformance(
 
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
-            reference="draw", exact=exact_rows)
+            reference="draw", exact=exact_rows, cards={
+                "hand": CardArgument(R.parse_cards, R.format_cards, "JH JD 8C 9C KS 4H 3C"),
+                "discard": CardArgument(R.parse_card, R.format_card, "10C"),
+                "seen": CardArgument(R.parse_cards, R.format_cards, "QS QS 4D")})
 
 GAME = Game(
     name="five-crowns", title="Five Crowns", config=R.FiveCrownsConfig, policies=POLICIES,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from simulators.core.game import Conformance, Game, Odds, Tables, Unit
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.manille import rules as R
 from simulators.manille.metrics import DEAL_METRICS, odds_metrics
 from simulators.manille.observations import POLICY_METHODS
@@ -171,7 +171,8 @@ def describe_odds(config, question: OddsQuestion) -> str:
 
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics(R.DECISIONS),
-            describe=describe_odds, reference="pass")
+            describe=describe_odds, reference="pass", cards={
+                "hand": CardArgument(R.parse_cards, R.format_cards, "10P AP RP 9P 10C 7C AK 8T")})
 
 
 GAME = Game(

@@ -7,11 +7,12 @@ Registered as the entry point ``truc`` (group ``tapisvert.games``); see
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import polars as pl
 
-from simulators.core.game import Conformance, Game, Odds, Tables, Unit
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.truc import rules as R
 from simulators.truc.metrics import DEAL_METRICS, ODDS_METRICS
 from simulators.truc.observations import POLICY_METHODS
@@ -175,7 +176,9 @@ def describe_odds(config, question: OddsQuestion) -> str:
             "other's):")
 
 
-ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds)
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
+            cards={"hand": CardArgument(partial(R.parse_hand, size=None), R.format_cards,
+                                        "9 10 V")})
 
 
 GAME = Game(

@@ -120,15 +120,15 @@ def parse_cards(text: str) -> list[int]:
     return cards32.parse_cards(text, parse_card, format_card)
 
 
-def parse_hand(text: str, size: int = HAND_SIZE) -> list[int]:
+def parse_hand(text: str, size: int | None = HAND_SIZE) -> list[int]:
     """Cards of a hand; bare ranks (``"7 7 A"``) get the lowest suit not yet used.
 
     Suits never matter in play (TR-1), so ``"7 7 A"`` is as good as
     ``"7P 7C AP"``. Raises ``ValueError`` naming the problem (malformed
-    card, duplicate, five of a rank, wrong count).
+    card, duplicate, five of a rank, wrong count; ``size=None`` takes any).
     """
     tokens = [tok for tok in re.split(r"[\s,]+", str(text).strip()) if tok]
-    if len(tokens) != size:
+    if size is not None and len(tokens) != size:
         raise ValueError(f"a Truc hand has {size} cards, got {len(tokens)} in {text!r}")
     parsed = [_parse_token(tok) for tok in tokens]
     used = {card(r, s) for r, s in parsed if s is not None}
