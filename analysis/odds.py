@@ -48,7 +48,7 @@ class OddsStudy(Study):
         hook = exp.game.odds
         table = hook.play(exp.config, exp.play_policies(), self.question, count, exp.seed,
                           first=first)
-        return odds_sums(hook.metrics, table, hook.reference)
+        return odds_sums(hook.metrics_for(exp.config, self.question), table, hook.reference)
 
 
 def _pairs(metrics: Sequence[tuple[str, Metric]], reference: str | None
@@ -127,7 +127,8 @@ def odds(experiment: Experiment, question, confidence: float = 0.95, *,
     result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
                         scheduler=scheduler, progress=progress)
     hook = experiment.game.odds
-    table = odds_rows(hook.metrics, result.totals, hook.reference, confidence)
+    table = odds_rows(hook.metrics_for(experiment.config, question), result.totals,
+                      hook.reference, confidence)
     if hook.exact is None:
         return table
     exact = pl.DataFrame(hook.exact(experiment.config, question), schema=table.schema)

@@ -266,7 +266,9 @@ class Odds:
         ``decision`` (e.g. ``"take"``, ``"pass"``) and an integer ``deal_id``
         (the same deal under every decision; null on a row that stands for
         no deal); raises ``ValueError`` for an impossible situation.
-    metrics : evaluated on the rows of each decision.
+    metrics : ``(decision, Metric)`` pairs evaluated on the rows of each
+        decision; or ``metrics(config, question) -> pairs`` where the
+        decisions depend on the question (which cards to throw).
     describe : ``describe(config, question) -> str``, the heading line.
     reference : the decision every other is paired against, on the same
         deals (rows with equal ``deal_id``), for each metric both declare
@@ -282,7 +284,7 @@ class Odds:
 
     question: type
     play: Callable[..., pl.DataFrame]
-    metrics: tuple[Metric, ...]
+    metrics: tuple[tuple[str, Metric], ...] | Callable[[Any, Any], tuple[tuple[str, Metric], ...]]
     describe: Callable[[Any, Any], str]
     reference: str | None = None
     exact: Callable[[Any, Any], list[dict]] | None = None
@@ -302,10 +304,9 @@ class Odds:
                 raise ValueError(f"{name.replace('_', '-')}: {error}") from None
         return out
 
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        """The decisions of ``metrics``, in order."""
-        return tuple(dict.fromkeys(d for d, _ in self.metrics))
+    def metrics_for(self, config, question) -> tuple[tuple[str, Metric], ...]:
+        """The (decision, metric) pairs of one question."""
+        return tuple(self.metrics(config, question) if callable(self.metrics) else self.metrics)
 
 
 @dataclass(frozen=True, eq=False)

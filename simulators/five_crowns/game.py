@@ -15,10 +15,10 @@ from simulators.five_crowns import rules as R
 from simulators.five_crowns.metrics import ROUND_METRICS, SOLITAIRE_METRICS
 from simulators.five_crowns.observations import POLICY_METHODS
 from simulators.five_crowns.odds import (
-    ODDS_METRICS,
     OddsQuestion,
     describe_odds,
     exact_rows,
+    odds_metrics,
     play_odds,
 )
 from simulators.five_crowns.policies import POLICIES
@@ -178,7 +178,7 @@ CONFORMANCE = Conformance(
 )
 
 
-ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics, describe=describe_odds,
             reference="draw", exact=exact_rows, cards={
                 "hand": CardArgument(R.parse_cards, R.format_cards, "JH JD 8C 9C KS 4H 3C"),
                 "discard": CardArgument(R.parse_card, R.format_card, "10C"),

@@ -30,7 +30,6 @@ from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
 
 STREAM_ODDS = 9  # apart from the engine's streams (0, 2, 4)
-DECISIONS = ("take", "draw")
 KIND_COPIES = np.array([2] * R.JOKER + [6], dtype=np.int64)  # FC-1: two sets, 3 jokers each
 
 
@@ -119,11 +118,28 @@ def exact_out_chance(situation: Situation) -> dict[str, float | None]:
     return {"take": take, "draw": draw}
 
 
-class _ForcedFirstDraw:
-    """My policy, but my first draw (turn 0) is forced: take the discard or draw blind."""
+def throw_choices(situation: Situation, most: int = 3) -> list[int]:
+    """After taking the discard, the throws that matter: the ``most`` kinds whose removal
+    leaves the least exact penalty (FC-5), best first (ties: the higher own penalty)."""
+    if situation.top is None:
+        return []
+    held = _with(situation.hand, situation.top)
+    kinds = np.flatnonzero(held)
+    hands = np.repeat(held[None, :], len(kinds), axis=0)
+    hands[np.arange(len(kinds)), kinds] -= 1
+    left = melds.min_penalty(hands, situation.wild)
+    own = [50 if k == R.JOKER else 20 if R.is_wild(int(k), situation.wild)
+           else int(R.rank_of(int(k))) for k in kinds]
+    order = sorted(range(len(kinds)), key=lambda i: (int(left[i]), -own[i], -int(kinds[i])))
+    return [int(kinds[i]) for i in order[:most]]
 
-    def __init__(self, inner, take: bool):
-        self.inner, self.take = inner, take
+
+class _ForcedFirstTurn:
+    """My policy, but my first draw (turn 0) is forced — take the discard or draw blind —
+    and, with ``throw``, the card I then discard."""
+
+    def __init__(self, inner, take: bool, throw: int | None = None):
+        self.inner, self.take, self.throw = inner, take, throw
         self.uses_noise = getattr(inner, "uses_noise", False)
 
     def __getattr__(self, name):
@@ -133,8 +149,13 @@ class _ForcedFirstDraw:
         choice = np.asarray(self.inner.draw(obs), dtype=bool)
         return np.full(len(choice), self.take) if obs.turn == 0 else choice
 
+    def discard(self, obs):
+        if obs.turn == 0 and self.throw is not None:
+            return np.full(len(obs.hand), self.throw, dtype=np.int8)
+        return self.inner.discard(obs)
 
-class _ForcedFirstDrawPlanning(_ForcedFirstDraw):
+
+class _ForcedFirstTurnPlanning(_ForcedFirstTurn):
     """The same for a policy that plans its discard when it draws (``draw_with_plan``)."""
 
     def draw_with_plan(self, obs):
@@ -143,7 +164,16 @@ class _ForcedFirstDrawPlanning(_ForcedFirstDraw):
             return took, plan
         took = np.asarray(took, dtype=bool)
         forced = np.full(len(took), self.take)
+        if self.throw is not None:
+            return forced, np.full(len(took), self.throw, dtype=np.int8)
         return forced, np.where(forced == took, plan, -1)  # -1: the discard decides
+
+
+def decisions(situation: Situation) -> list[tuple[str, bool, int | None]]:
+    """(name, take, throw) of every decision: take (then my policy's discard), draw, and
+    take then each throw that matters."""
+    return ([("take", True, None), ("draw", False, None)]
+            + [(f"take, throw {R.format_card(k)}", True, k) for k in throw_choices(situation)])
 
 
 def situation_decks(situation: Situation, n_players: int, entropy: int,
@@ -192,10 +222,10 @@ def play_odds(config: R.FiveCrownsConfig, policies, question: OddsQuestion, coun
     decks, buried = situation_decks(situation, n, entropy, units)
     dealer = np.full(count, n - 1, dtype=np.int8)
     frames = []
-    for decision in DECISIONS:
+    for decision, take, throw in decisions(situation):
         mine = per_seat[0]
-        forced = (_ForcedFirstDrawPlanning if callable(getattr(mine, "draw_with_plan", None))
-                  else _ForcedFirstDraw)(mine, decision == "take")
+        forced = (_ForcedFirstTurnPlanning if callable(getattr(mine, "draw_with_plan", None))
+                  else _ForcedFirstTurn)(mine, take, throw)
         dispatch = Dispatch([forced, *per_seat[1:]], n)
         a = play_rounds(config, dispatch, decks.copy(), situation.round_no, dealer, units,
                         entropy, STREAM_ODDS, buried=buried)
@@ -233,10 +263,15 @@ def exact_rows(config: R.FiveCrownsConfig, question: OddsQuestion) -> list[dict]
             for d, p in exact.items() if p is not None]
 
 
-ODDS_METRICS: tuple[tuple[str, Metric], ...] = tuple(
-    pair for decision in DECISIONS for pair in (
-        (decision, rate("p_out_now", "P(out this turn)", pl.col("out_this_turn"))),
-        (decision, rate("p_out_first", "P(out before every opponent)", pl.col("out_first"))),
-        (decision, mean("penalty", "my penalty at the round's end", pl.col("penalty"))),
-    ))
-"""(decision, metric) pairs of ``tapisvert odds five-crowns``, each on that decision's rows."""
+def odds_metrics(config: R.FiveCrownsConfig, question: OddsQuestion
+                 ) -> tuple[tuple[str, Metric], ...]:
+    """(decision, metric) pairs of ``tapisvert odds five-crowns``, each on that decision's
+    rows: the decisions of :func:`decisions` for this question."""
+    situation = read_question(question, config.n_players)
+    return tuple(
+        pair for decision, _, _ in decisions(situation) for pair in (
+            (decision, rate("p_out_now", "P(out this turn)", pl.col("out_this_turn"))),
+            (decision, rate("p_out_first", "P(out before every opponent)",
+                            pl.col("out_first"))),
+            (decision, mean("penalty", "my penalty at the round's end", pl.col("penalty"))),
+        ))

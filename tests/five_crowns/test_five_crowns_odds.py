@@ -19,6 +19,7 @@ from simulators.five_crowns.odds import (
     exact_out_chance,
     play_odds,
     read_question,
+    throw_choices,
 )
 
 
@@ -114,3 +115,23 @@ def test_every_unseen_count_is_what_the_deck_holds():
     assert unseen[R.JOKER] == 4 and unseen[R.parse_card("3H")] == 0
     assert unseen.sum() == R.N_CARDS - 6
     assert unseen[R.parse_card("5D")] == 1 and unseen[R.parse_card("4S")] == 1
+
+
+def test_the_throws_that_matter_are_the_least_penalty_discards_and_are_played():
+    question = OddsQuestion(round=5, hand="JH JD 8C 9C KS 4H 3C", discard="10C")
+    situation = read_question(question, 4)
+    wild = situation.wild
+    held = [*situation.hand, situation.top]
+    left = {k: referee.min_penalty([c for j, c in enumerate(held) if j != held.index(k)], wild)
+            for k in set(held)}
+    throws = throw_choices(situation)
+    assert [left[k] for k in throws] == sorted(left.values())[:3]
+    frame = play_odds(R.FiveCrownsConfig(), Experiment.create("five-crowns").policies[0],
+                      question, 300, 4)
+    decisions = frame["decision"].unique(maintain_order=True).to_list()
+    assert decisions == ["take", "draw"] + [f"take, throw {R.format_card(k)}" for k in throws]
+    take = frame.filter(frame["decision"] == "take").drop("decision")
+    best = frame.filter(frame["decision"] == decisions[2]).drop("decision")
+    worse = frame.filter(frame["decision"] == decisions[3]).drop("decision")
+    assert take.equals(best)  # the heuristic throws the best card: the same rounds
+    assert not take.equals(worse)  # another throw is another round
