@@ -30,6 +30,7 @@ from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
 
 STREAM_ODDS = 9  # apart from the engine's streams (0, 2, 4)
+EXACT_LABEL = "P(out this turn), exact with the best discard"
 KIND_COPIES = np.array([2] * R.JOKER + [6], dtype=np.int64)  # FC-1: two sets, 3 jokers each
 
 
@@ -248,7 +249,7 @@ def describe_odds(config: R.FiveCrownsConfig, question: OddsQuestion) -> str:
     seen = f", seen {R.format_cards(s.seen)}" if s.seen else ""
     return (f"{config.n_players} players, round {s.round_no} ({R.RANK_CODES[s.wild]}s "
             f"wild), hand {R.format_cards(s.hand)}, discard {top}{seen}; exact P(out this "
-            f"turn): {take}draw {exact['draw']:.4f}; taking the discard or drawing from the "
+            f"turn, best discard): {take}draw {exact['draw']:.4f}; taking the discard or drawing from the "
             "stock on the same deals:")
 
 
@@ -258,7 +259,7 @@ def exact_rows(config: R.FiveCrownsConfig, question: OddsQuestion) -> list[dict]
     s = read_question(question, config.n_players)
     exact = exact_out_chance(s)
     n_unseen = int(s.unseen().sum())
-    return [{"decision": d, "metric": "P(out this turn), exact", "value": p, "low": p,
+    return [{"decision": d, "metric": EXACT_LABEL, "value": p, "low": p,
              "high": p, "n": 1 if d == "take" else n_unseen}
             for d, p in exact.items() if p is not None]
 

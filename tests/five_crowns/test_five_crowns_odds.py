@@ -14,6 +14,7 @@ from analysis.odds import odds
 from simulators.five_crowns import referee
 from simulators.five_crowns import rules as R
 from simulators.five_crowns.odds import (
+    EXACT_LABEL,
     KIND_COPIES,
     OddsQuestion,
     exact_out_chance,
@@ -64,7 +65,7 @@ def test_simulated_chance_matches_the_exact_one():
     row = table.filter((table["decision"] == "draw")
                        & (table["metric"] == "P(out this turn)")).row(0, named=True)
     assert row["low"] <= exact["draw"] <= row["high"] and row["n"] == 6_000
-    shown = table.filter(table["metric"] == "P(out this turn), exact")
+    shown = table.filter(table["metric"] == EXACT_LABEL)
     assert shown["value"].to_list() == [exact["take"], exact["draw"]]
     paired = table.filter(table["decision"] == "take - draw")
     assert set(paired["metric"]) == {"P(out this turn)", "P(out before every opponent)",
