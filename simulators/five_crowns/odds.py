@@ -249,8 +249,8 @@ def describe_odds(config: R.FiveCrownsConfig, question: OddsQuestion) -> str:
     seen = f", seen {R.format_cards(s.seen)}" if s.seen else ""
     return (f"{config.n_players} players, round {s.round_no} ({R.RANK_CODES[s.wild]}s "
             f"wild), hand {R.format_cards(s.hand)}, discard {top}{seen}; exact P(out this "
-            f"turn, best discard): {take}draw {exact['draw']:.4f}; taking the discard or drawing from the "
-            "stock on the same deals:")
+            f"turn, best discard): {take}draw {exact['draw']:.4f}; taking the discard or "
+            "drawing from the stock on the same deals:")
 
 
 def exact_rows(config: R.FiveCrownsConfig, question: OddsQuestion) -> list[dict]:
