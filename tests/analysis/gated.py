@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import glob
 import os
+import signal
+import subprocess
 import time
 from dataclasses import dataclass
 
@@ -51,3 +53,22 @@ class GatedHeuristic(HeuristicPolicy):
     def first_packet(self, obs):
         _wait_at_gate()
         return super().first_packet(obs)
+
+
+def kill_when_held(argv: list[str], parts: str, count: int, cwd) -> int:
+    """Run ``argv`` held at ``count`` files matching ``parts``, SIGKILL it there; how many
+    parts it left. Every wait ends on progress (a file appears), never on a clock.
+
+    Joblib may start one more chunk before the ``count``-th is saved (it
+    dispatches ahead), so ``count`` or ``count + 1`` parts are left.
+    """
+    proc = subprocess.Popen(argv, cwd=cwd, env=gate(parts, count), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        while len(glob.glob(parts)) < count:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            time.sleep(0.05)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    return len(glob.glob(parts))

@@ -3,18 +3,15 @@ kill -9 and resume; machine-readable output; sums that match the arrays they rep
 
 from __future__ import annotations
 
-import glob
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from gated import gate
+from gated import kill_when_held
 from polars.testing import assert_frame_equal
 
 from analysis import stats
@@ -122,18 +119,7 @@ def test_a_study_killed_with_sigkill_resumes_to_the_same_table(tmp_path, command
     last digit."""
     out = tmp_path / "killed"
     parts = str(out / "sums" / "part-*.parquet")
-    proc = subprocess.Popen(_cli(command, out), cwd=HERE, env=gate(parts, 3),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        while len(glob.glob(parts)) < 3:
-            assert proc.poll() is None, proc.stderr.read().decode()
-            time.sleep(0.05)
-    finally:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-    kept = len(glob.glob(parts))
-    # held from its third chunk on; joblib may have started one more chunk before the third
-    # was saved (it dispatches ahead), so 3 or 4 are kept: mid-run either way
+    kept = kill_when_held(_cli(command, out), parts, 3, HERE)
     assert 3 <= kept <= 4, "the study is held after its third chunk"
     resumed = subprocess.run(_cli(command, out), cwd=HERE, capture_output=True, text=True,
                              timeout=900)
