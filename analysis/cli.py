@@ -587,7 +587,11 @@ def _question_fields(scope: list[Game]) -> dict[str, tuple[Any, str, bool]]:
         for f in dataclasses.fields(game.odds.question):
             required = (f.default is dataclasses.MISSING
                         and f.default_factory is dataclasses.MISSING)
-            found.setdefault(f.name, (kinds[f.name], f.metadata.get("doc", ""), required))
+            doc = f.metadata.get("doc", "")
+            card = game.odds.cards.get(f.name)
+            if card is not None and card.example and card.example not in doc:
+                doc += f' (e.g. "{card.example}")'
+            found.setdefault(f.name, (kinds[f.name], doc, required))
     return found
 
 

@@ -178,7 +178,7 @@ def describe_odds(config, question: OddsQuestion) -> str:
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
             cards={"hand": CardArgument(partial(R.parse_hand, size=None), R.format_cards,
-                                        "9 10 V")})
+                                        "7 8 A")})
 
 
 GAME = Game(

@@ -139,3 +139,21 @@ def test_help_of_a_game_shows_its_own_examples(game, capsys):
     assert ("take_threshold" in text) == (game == "bianco-mano")
     has_players = "n_players" in spec.make_config().__dataclass_fields__
     assert ("--players" in text) == has_players
+
+
+@pytest.mark.parametrize("game", ["bianco-mano", "bango", "five-crowns", "manille", "truc"])
+def test_odds_help_of_a_game_shows_its_own_card_examples(game, capsys):
+    """Issue 26: ``tapisvert odds GAME --help`` documents that game's question only, with
+    its own card examples, and no other game's flags."""
+    from simulators.core.game import get_game, registered_names
+
+    hook = get_game(game).odds
+    assert main(["odds", game, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for name, argument in hook.cards.items():
+        assert f"--{name.replace('_', '-')}" in text and argument.example.split()[0] in text
+    others = {f.name for g in registered_names() if g != game and get_game(g).odds
+              for f in __import__("dataclasses").fields(get_game(g).odds.question)}
+    own = {f.name for f in __import__("dataclasses").fields(hook.question)}
+    for flag in others - own:
+        assert f"--{flag.replace('_', '-')} " not in text

@@ -28,30 +28,48 @@ GRID = {"take_threshold": [3.5, 4.5, 5.5]}
 A, B = {"name": "heuristic", "params": {"take_threshold": 5.0}}, "heuristic"
 
 
-@pytest.mark.parametrize("base, chunks", [(DEALS, (12_000, 2_500, 3_000)), (GAMES, (120, 25, 40))],
-                         ids=["deals", "games"])
-def test_sweep_and_compare_identical_for_n_jobs_chunk_sizes_and_dask(tmp_path, base, chunks):
-    """Exact equality, not closeness: the sums of integer scores and counts do not depend on
-    how the units are cut into chunks or which process plays them."""
+CASES = {"deals": (DEALS, (12_000, 2_500, 3_000)), "games": (GAMES, (120, 25, 40))}
+
+
+@pytest.fixture(scope="module", params=sorted(CASES))
+def reference(request):
+    """A sweep and a comparison played in one chunk by one process: what every other way
+    of playing them must give exactly (the sums of integer scores and counts do not depend
+    on how the units are cut into chunks or which process plays them)."""
+    base, chunks = CASES[request.param]
+    return (base, chunks, sweep(base, GRID, chunk_size=chunks[0], progress=False),
+            compare(base, A, B, chunk_size=chunks[0], progress=False))
+
+
+def test_studies_identical_for_one_and_two_processes(reference):
+    base, chunks, swept, compared = reference
+    assert_frame_equal(swept, sweep(base, GRID, n_jobs=2, chunk_size=chunks[0],
+                                    progress=False))
+    assert_frame_equal(compared, compare(base, A, B, n_jobs=2, chunk_size=chunks[0],
+                                         progress=False))
+
+
+def test_studies_identical_for_two_chunk_sizes(reference, tmp_path):
+    base, chunks, swept, compared = reference
+    assert_frame_equal(swept, sweep(base, GRID, chunk_size=chunks[1], progress=False,
+                                    out_dir=tmp_path / "sweep"))
+    assert_frame_equal(compared, compare(base, A, B, chunk_size=chunks[1], progress=False))
+    assert len(list((tmp_path / "sweep" / "sums").glob("part-*.parquet"))) == \
+        -(-base.size // chunks[1])
+    assert swept["n"].to_list() == [base.size] * 3
+
+
+def test_studies_identical_on_a_dask_local_cluster(reference):
     distributed = pytest.importorskip("distributed")
-    one = sweep(base, GRID, n_jobs=1, chunk_size=chunks[0], progress=False)
-    two = sweep(base, GRID, n_jobs=2, chunk_size=chunks[1], progress=False,
-                out_dir=tmp_path / "two")
-    cmp_one = compare(base, A, B, n_jobs=1, chunk_size=chunks[0], progress=False)
-    cmp_two = compare(base, A, B, n_jobs=2, chunk_size=chunks[1], progress=False)
+    base, chunks, swept, compared = reference
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                                   dashboard_address=None, processes=True) as cluster:
         remote = sweep(base, GRID, chunk_size=chunks[2], backend="dask",
                        scheduler=cluster.scheduler_address, progress=False)
-        cmp_remote = compare(base, A, B, chunk_size=chunks[2], backend="dask",
-                             scheduler=cluster.scheduler_address, progress=False)
-    assert_frame_equal(one, two)
-    assert_frame_equal(one, remote)
-    assert_frame_equal(cmp_one, cmp_two)
-    assert_frame_equal(cmp_one, cmp_remote)
-    assert one["n"].to_list() == [base.size] * 3
-    assert len(list((tmp_path / "two" / "sums").glob("part-*.parquet"))) == \
-        -(-base.size // chunks[1])
+        remote_compare = compare(base, A, B, chunk_size=chunks[2], backend="dask",
+                                 scheduler=cluster.scheduler_address, progress=False)
+    assert_frame_equal(swept, remote)
+    assert_frame_equal(compared, remote_compare)
 
 
 ODDS_QUESTIONS = {
