@@ -586,7 +586,7 @@ def _chunks_in_order(plan: _Plan, n_jobs: int, backend: str, scheduler: str | No
         wave = plan.n_chunks
     else:
         wave = workers(n_jobs) if backend != "dask" else max(2, n_jobs)
-    session = _open_session(plan, n_jobs, backend)
+    session = _Session(plan, n_jobs, backend)
     with _Backend(backend, scheduler) as name, _progress_bar(plan, progress) as bar:
         def finished(chunk: int) -> None:
             bar.update(plan.bounds(chunk)[1])
@@ -631,10 +631,6 @@ class _Session:
         self.entry["chunks_run"] += 1
         if time.perf_counter() - self.written >= 1.0:
             self.save()
-
-
-def _open_session(plan: _Plan, n_jobs: int, backend: str) -> _Session:
-    return _Session(plan, n_jobs, backend)
 
 
 def run(experiment: Experiment, out_dir: str | Path, *, n_jobs: int = 1,
