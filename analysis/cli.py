@@ -751,18 +751,21 @@ def _has_player_counts(game: Game) -> bool:
 
 def _examples(scope: list[Game]) -> tuple[str, str]:
     """``--param`` and ``--option`` examples from the registry of the game in scope (the
-    first game's, naming it, when the parser serves every game)."""
+    first game's, naming it, when the parser serves every game); a game whose default
+    policy has no parameter, or whose config no number or switch, gets ``NAME=VALUE``."""
     game = scope[0]
-    params = game.policies[game.default_policy].parameters()
-    name, spec = next(((n, p) for n, p in params.items() if not isinstance(p["default"], bool)),
-                      next(iter(params.items())))
-    value = spec["default"]
-    field = next(f for f in dataclasses.fields(game.config)
-                 if isinstance(f.default, bool | int) and f.name != "seed")
-    shown = field.default if not isinstance(field.default, bool) else not field.default
-    option = f"{field.name}={str(shown).lower() if isinstance(shown, bool) else shown}"
     where = "" if len(scope) == 1 else f" for {game.name}"
-    return f"{name}={value}{where}", f"{option}{where}"
+    params = list(game.policies[game.default_policy].parameters().items())
+    params.sort(key=lambda item: isinstance(item[1]["default"], bool))  # numbers first
+    param = f"{params[0][0]}={params[0][1]['default']}{where}" if params else "NAME=VALUE"
+    fields = [f for f in dataclasses.fields(game.config)
+              if isinstance(f.default, bool | int) and f.name != "seed"]
+    if not fields:
+        return param, "NAME=VALUE"
+    shown = fields[0].default if not isinstance(fields[0].default, bool) else \
+        not fields[0].default
+    option = f"{fields[0].name}={str(shown).lower() if isinstance(shown, bool) else shown}"
+    return param, f"{option}{where}"
 
 
 def _experiment_parent(default_size: int, scope: list[Game]) -> argparse.ArgumentParser:
