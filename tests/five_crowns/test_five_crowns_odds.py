@@ -52,6 +52,8 @@ def brute_force_out_chance(round_no: int, hand: str, discard: str | None, seen: 
     (1, "JK 4S 9D", "3C", "JK JK"),
 ])
 def test_exact_chance_of_going_out_this_turn_matches_brute_force(round_no, hand, discard, seen):
+    """FC-3 (going out: every card melds after the discard), FC-4 (books, runs, wilds),
+    FC-1 (two sets, six jokers): the unseen copies each card is weighed by."""
     question = OddsQuestion(round=round_no, hand=hand, discard=discard, seen=seen)
     exact = exact_out_chance(read_question(question, 3))
     assert exact == pytest.approx(brute_force_out_chance(round_no, hand, discard, seen))
@@ -73,6 +75,7 @@ def test_simulated_chance_matches_the_exact_one():
 
 
 def test_deals_hold_the_situation_and_pair_the_decisions():
+    """FC-2 (my cards dealt to the dealer's left, the top turned), FC-5 (out first scores 0)."""
     question = OddsQuestion(round=3, hand="JH JD 8C 9C 4H", discard="10C", seen="KS KS QD")
     frame = play_odds(R.FiveCrownsConfig(n_players=3), Experiment.create(
         "five-crowns").policies[0], question, 400, 3)
