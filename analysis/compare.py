@@ -65,11 +65,6 @@ def paired_sums(totals: Mapping[str, float], arm: int) -> stats.PairedSums:
     return stats.PairedSums(*(totals.get(f"{arm}:{k}", 0.0) for k in stats.PairedSums._fields))
 
 
-def _arm_sums(totals: Mapping[str, float], arm: int) -> dict[str, float]:
-    prefix = f"{arm}|"
-    return {k.removeprefix(prefix): v for k, v in totals.items() if k.startswith(prefix)}
-
-
 def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
             baseline: Policy | str | None = None, seats: Sequence[int] = (0,), *,
             precision: float | None = None, confidence: float = 0.95, n_jobs: int = 1,
@@ -264,7 +259,8 @@ def sweep_table(study: ScoreStudy, points: Sequence[Mapping[str, Any]],
     rows = []
     for i, point in enumerate(points):
         sums = paired_sums(totals, i)
-        rates = summaries.from_sums(unit.metrics, _arm_sums(totals, i), confidence, unit.cluster)
+        rates = summaries.from_sums(unit.metrics, summaries.part_of(totals, f"{i}|"), confidence,
+                                    unit.cluster)
         row: dict[str, Any] = {f"param_{k}": v for k, v in point.items()}
         row["n"] = int(sums.n)
         for r in rates.iter_rows(named=True):

@@ -23,8 +23,6 @@ from analysis.experiment import Experiment
 from analysis.runner import Study, map_chunks
 from simulators.core.game import Metric
 
-COLUMNS = ("decision", "metric", "value", "low", "high", "n")
-
 
 class OddsStudy(Study):
     """An odds question as a study: each chunk of deals played under every decision by the
@@ -52,15 +50,16 @@ class OddsStudy(Study):
 
 
 def _pairs(metrics: Sequence[tuple[str, Metric]], reference: str | None
-           ) -> list[tuple[int, str, Metric, Metric]]:
-    """(index, decision, metric, the reference's metric of that name) of every paired row."""
+           ) -> tuple[str, list[tuple[int, str, Metric, Metric]]]:
+    """The reference decision (default: the first) and (index, decision, metric, the
+    reference's metric of that name) of every paired row."""
     decisions = list(dict.fromkeys(d for d, _ in metrics))
     reference = decisions[0] if reference is None else reference
     if reference not in decisions:
         raise ValueError(f"reference decision {reference!r} is not one of {decisions}")
     base = {m.name: m for d, m in metrics if d == reference}
-    return [(i, d, m, base[m.name]) for i, (d, m) in enumerate(metrics)
-            if d != reference and m.name in base]
+    return reference, [(i, d, m, base[m.name]) for i, (d, m) in enumerate(metrics)
+                       if d != reference and m.name in base]
 
 
 def odds_sums(metrics: Sequence[tuple[str, Metric]], table: pl.DataFrame,
@@ -71,19 +70,15 @@ def odds_sums(metrics: Sequence[tuple[str, Metric]], table: pl.DataFrame,
     for i, (decision, metric) in enumerate(metrics):
         rows = table.filter(pl.col("decision") == decision)
         out |= {f"{i}|{k}": v for k, v in summaries.sums([metric], rows).items()}
-    for i, decision, metric, ref_metric in _pairs(metrics, reference):
-        reference_decision = _reference(metrics, reference)
+    reference, pairs = _pairs(metrics, reference)
+    for i, decision, metric, ref_metric in pairs:
         mine = _per_deal(metric, table.filter(pl.col("decision") == decision))
-        theirs = _per_deal(ref_metric, table.filter(pl.col("decision") == reference_decision))
+        theirs = _per_deal(ref_metric, table.filter(pl.col("decision") == reference))
         both = mine.join(theirs, on="deal_id", how="inner", suffix="_ref")
         sums = stats.PairedRatioSums.of(both["y"].to_numpy(), both["n"].to_numpy(),
                                         both["y_ref"].to_numpy(), both["n_ref"].to_numpy())
         out |= {f"p{i}:{k}": v for k, v in sums._asdict().items()}
     return out
-
-
-def _reference(metrics: Sequence[tuple[str, Metric]], reference: str | None) -> str:
-    return metrics[0][0] if reference is None else reference
 
 
 def odds_rows(metrics: Sequence[tuple[str, Metric]], totals: dict[str, float],
@@ -92,16 +87,16 @@ def odds_rows(metrics: Sequence[tuple[str, Metric]], totals: dict[str, float],
     paired rows ``"<decision> - <reference>"``."""
     rows = []
     for i, (decision, metric) in enumerate(metrics):
-        mine = {k.removeprefix(f"{i}|"): v for k, v in totals.items() if k.startswith(f"{i}|")}
-        e = summaries.from_sums([metric], mine, confidence).row(0, named=True)
+        e = summaries.from_sums([metric], summaries.part_of(totals, f"{i}|"),
+                                confidence).row(0, named=True)
         rows.append({"decision": decision, "metric": metric.label, "value": e["value"],
                      "low": e["low"], "high": e["high"], "n": e["n"]})
-    reference_decision = _reference(metrics, reference)
-    for i, decision, metric, _ in _pairs(metrics, reference):
+    reference, pairs = _pairs(metrics, reference)
+    for i, decision, metric, _ in pairs:
         sums = stats.PairedRatioSums(*(totals.get(f"p{i}:{k}", 0.0)
                                        for k in stats.PairedRatioSums._fields))
         e = stats.paired_ratio_difference(sums, confidence=confidence)
-        rows.append({"decision": f"{decision} - {reference_decision}", "metric": metric.label,
+        rows.append({"decision": f"{decision} - {reference}", "metric": metric.label,
                      "value": e.value, "low": e.low, "high": e.high, "n": e.n})
     return pl.DataFrame(rows, schema={"decision": pl.String, "metric": pl.String,
                                       "value": pl.Float64, "low": pl.Float64,

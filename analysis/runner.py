@@ -569,11 +569,6 @@ class _Backend:
             self.client.close()
 
 
-def local_parallel(n_jobs: int):
-    """joblib configuration for local process pools (the runner's default backend)."""
-    return parallel_config(backend=_register_loky_backend(), n_jobs=n_jobs)
-
-
 def _chunks_in_order(plan: _Plan, n_jobs: int, backend: str, scheduler: str | None,
                      progress: bool | None, stop: Callable[[int], bool] | None
                      ) -> tuple[int, float, int | None]:

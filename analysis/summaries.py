@@ -30,14 +30,18 @@ from simulators.core.game import Metric
 COLUMNS = ("metric", "label", "kind", "value", "low", "high", "n")
 
 
-def _aggregations(metric: Metric, i: int) -> list[pl.Expr]:
+def _terms(metric: Metric) -> tuple[pl.Expr, pl.Expr]:
+    """(rows counted, what is summed over them): a rate's event as a boolean where counted,
+    a mean's value on the counted rows."""
     event = metric.value.fill_null(False) if metric.kind == "rate" else metric.value
     if metric.where is None:
-        total = pl.len()
-    else:
-        where = metric.where.fill_null(False)
-        total = where.sum()
-        event = (where & event) if metric.kind == "rate" else event.filter(where)
+        return pl.len(), event
+    where = metric.where.fill_null(False)
+    return where.sum(), (where & event) if metric.kind == "rate" else event.filter(where)
+
+
+def _aggregations(metric: Metric, i: int) -> list[pl.Expr]:
+    total, event = _terms(metric)
     if metric.kind == "rate":
         return [total.alias(f"n{i}"), event.sum().alias(f"k{i}")]
     value = event.cast(pl.Float64)
@@ -171,35 +175,29 @@ def sums(metrics: Sequence[Metric], frame: pl.DataFrame | pl.LazyFrame,
     :class:`~analysis.stats.ClusterTotals` — chunks never split a cluster).
     Keys are ``"<metric>:<statistic>"``.
     """
-    out: dict[str, float] = {}
     if cluster is not None:
-        (_, group), = cluster_totals(metrics, frame, cluster) or [({}, [
-            stats.ClusterTotals(0, 0.0, 0.0, 0.0, 0.0, 0.0)] * len(metrics))]
-        for m, t in zip(metrics, group, strict=True):
-            out |= {f"{m.name}:{k}": float(v) for k, v in t._asdict().items()}
-        return out
+        (_, group), = cluster_totals(metrics, frame, cluster)  # no group-by: one row
+        return {f"{m.name}:{k}": float(v) for m, t in zip(metrics, group, strict=True)
+                for k, v in t._asdict().items()}
     aggs = []
     for m in metrics:
-        event = m.value.fill_null(False) if m.kind == "rate" else m.value
-        where = None if m.where is None else m.where.fill_null(False)
+        counted, event = _terms(m)
         if m.kind == "rate":
-            counted = pl.len() if where is None else where.sum()
-            hits = event if where is None else where & event
             aggs += [counted.cast(pl.Float64).alias(f"{m.name}:n"),
-                     hits.sum().cast(pl.Float64).alias(f"{m.name}:k")]
+                     event.sum().cast(pl.Float64).alias(f"{m.name}:k")]
         else:
-            value = (event if where is None else event.filter(where)).cast(pl.Float64)
+            value = event.cast(pl.Float64)
             aggs += [value.count().cast(pl.Float64).alias(f"{m.name}:n"),
                      value.sum().alias(f"{m.name}:s"), (value * value).sum().alias(f"{m.name}:ss")]
     if not aggs:
-        return out
+        return {}
     row = frame.lazy().select(aggs).collect().row(0, named=True)
     return {k: float(v or 0.0) for k, v in row.items()}
 
 
-def add_sums(total: dict[str, float], more: dict[str, float]) -> dict[str, float]:
-    """``total`` plus ``more``, key by key (a new dict)."""
-    return {k: total.get(k, 0.0) + more.get(k, 0.0) for k in total.keys() | more.keys()}
+def part_of(totals: dict[str, float], prefix: str) -> dict[str, float]:
+    """The sums a study stored under ``prefix`` (one arm's, one decision's), prefix removed."""
+    return {k.removeprefix(prefix): v for k, v in totals.items() if k.startswith(prefix)}
 
 
 def from_sums(metrics: Sequence[Metric], totals: dict[str, float], confidence: float = 0.95,
