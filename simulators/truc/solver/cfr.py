@@ -111,36 +111,56 @@ def _down(p, weight_t, player, child_start, n_children, entry_start, entry_count
                 reach[so + k] = reach[so_parent + k]
 
 
-def _terminal_value(n, p, payoff, showdown, context, entry_start, entry_count, entry_type,
-                    entry_sign, weight, sign, reach, value):
-    """Counterfactual values of player p's entries at terminal n."""
+def _terminal_value(n, p, outcome_payoff, showdown, context, entry_start, entry_count,
+                    entry_type, entry_sign, weight, sign, reach, value):
+    """Counterfactual values of player p's entries at terminal n.
+
+    The opponent's reach is summed by the result it gives (+1, 0, -1 for
+    player 0), so each of p's entries costs one pass over the opponent's.
+    """
     q = 1 - p
     sp, sq = entry_start[n, p], entry_start[n, q]
-    u = payoff[n] if p == 0 else -payoff[n]
+    flip = 1.0 if p == 0 else -1.0
+    lose, null, win = outcome_payoff[n, 0], outcome_payoff[n, 1], outcome_payoff[n, 2]
     x = context[n]
     for i in range(entry_count[n, p]):
         ti = entry_type[sp + i]
-        acc = 0.0
+        plus = 0.0
+        minus = 0.0
+        zero = 0.0
         for j in range(entry_count[n, q]):
-            rq = reach[sq + j] * entry_sign[sq + j]
+            rq = reach[sq + j]
             if rq == 0.0:
                 continue
             tj = entry_type[sq + j]
+            r = entry_sign[sq + j]
             if p == 0:
                 w = weight[x, ti, tj]
                 if showdown[n]:
-                    w *= sign[x, ti, tj]
+                    r = r * int(sign[x, ti, tj])
             else:
                 w = weight[x, tj, ti]
                 if showdown[n]:
-                    w *= sign[x, tj, ti]
-            acc += w * rq
-        value[sp + i] = u * entry_sign[sp + i] * acc
+                    r = r * int(sign[x, tj, ti])
+            if r > 0:
+                plus += w * rq
+            elif r < 0:
+                minus += w * rq
+            else:
+                zero += w * rq
+        si = entry_sign[sp + i]
+        if si > 0:
+            v = win * plus + lose * minus + null * zero
+        elif si < 0:
+            v = lose * plus + win * minus + null * zero
+        else:
+            v = null * (plus + minus + zero)
+        value[sp + i] = flip * v
 
 
-def _values(p, mode, player, child_start, n_children, payoff, showdown, context, entry_start,
-            entry_count, entry_type, entry_parent, entry_sign, weight, sign, reach, sigma, value,
-            regret):
+def _values(p, mode, player, child_start, n_children, outcome_payoff, showdown, context,
+            entry_start, entry_count, entry_type, entry_parent, entry_sign, weight, sign, reach,
+            sigma, value, regret):
     """Bottom-up counterfactual values of player p (children before parents).
 
     mode 0: p follows ``sigma``; mode 1: p best-responds; mode 2: as 0 and
@@ -150,7 +170,7 @@ def _values(p, mode, player, child_start, n_children, payoff, showdown, context,
         a = player[n]
         sp, kp = entry_start[n, p], entry_count[n, p]
         if a < 0:
-            _terminal_value(n, p, payoff, showdown, context, entry_start, entry_count,
+            _terminal_value(n, p, outcome_payoff, showdown, context, entry_start, entry_count,
                             entry_type, entry_sign, weight, sign, reach, value)
             continue
         c0, c1 = child_start[n], child_start[n] + n_children[n]
@@ -214,7 +234,7 @@ def _down_args(tree: PublicTree):
 
 
 def _value_args(tree: PublicTree):
-    return (tree.player, tree.child_start, tree.n_children, tree.payoff, tree.showdown,
+    return (tree.player, tree.child_start, tree.n_children, tree.outcome_payoff, tree.showdown,
             tree.context, tree.entry_start, tree.entry_count, tree.entry_type, tree.entry_parent,
             tree.entry_sign, tree.weight, tree.sign)
 

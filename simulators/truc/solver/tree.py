@@ -18,13 +18,15 @@ reach probabilities down and values up.
 
 At a terminal, with ``x = context[n]`` (0 unless public chance came before),
 the pair of types (i, j) has probability ``weight[x, i, j]`` (the deal's
-odds times those of the public cards) and player 0 gets ``payoff`` for every
-pair of types when
-``showdown`` is False (Truc: the deal's points are public), or
-``payoff * sign[x, i, j]`` when it is True (Kuhn poker's showdown), times
-``entry_sign`` of both entries (+1, 0 or -1 per type: Truc's last card, whose
-result depends on the hand of the player who holds it). Player 1 gets the
-opposite.
+odds times those of the public cards). Its *result* is +1, 0 or -1: the
+product of ``entry_sign`` of both entries (+1, 0 or -1 per type: Truc's last
+card, whose result depends on the hand of the player who holds it) and, when
+``showdown`` is True, ``sign[x, i, j]`` (Kuhn poker's showdown). Player 0
+gets ``outcome_payoff[n, result + 1]``; by default that is ``payoff`` times
+the result (points: the loser loses what the winner wins, a null result
+scores nothing), and a game whose outcomes are worth other amounts (Truc's
+chance of winning the manche from the scores a deal leads to) sets the
+three columns. Player 1 gets the opposite.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ class PublicTree:
     parent : int32 (N,) parent node (-1 at the root).
     child_start, n_children : int32 (N,) children ``child_start .. +n_children``.
     action : int16 (N,) label of the action leading to the node (-1 at the root).
-    payoff : float64 (N,) player 0's payoff at terminals.
+    payoff : float64 (N,) player 0's payoff at terminals when the result is +1.
+    outcome_payoff : float64 (N, 3) player 0's payoff by result -1, 0, +1
+        (default ``payoff`` times the result).
     showdown : bool (N,) payoff is multiplied by ``sign[x, i, j]``.
     context : int8 (N,) which ``weight`` and ``sign`` layer applies at a terminal.
     entry_start : int64 (N, 2) first entry of each player at each node.
@@ -79,6 +83,13 @@ class PublicTree:
     sign: np.ndarray
     action_names: tuple[str, ...] = ()
     type_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    outcome_payoff: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.outcome_payoff is None:
+            pay = np.asarray(self.payoff, dtype=np.float64)
+            object.__setattr__(self, "outcome_payoff",
+                               np.stack([-pay, np.zeros_like(pay), pay], axis=1))
 
     @property
     def n_nodes(self) -> int:

@@ -1,0 +1,184 @@
+"""Truc solved over the scores: every state's deal, and the equity table (TR-5, TR-6).
+
+A *state* is the two scores before a deal, (non-dealer, dealer), 0..11 each.
+Its deal — card call (TR-2) and play — is solved by CFR+ with one of two
+scorings (:class:`Scoring`):
+
+* ``points``: the non-dealer's points minus the dealer's (a deal on its own);
+* ``manche``: the non-dealer's chance of winning the manche from the scores
+  the deal leads to. The deal alternates (TR-6), so after a deal that leaves
+  scores (x, y) the old dealer is the new non-dealer: the old non-dealer's
+  chance is ``1 - equity[y, x]``; a deal that takes a player to 12 wins the
+  manche (1 or 0); a null or abandoned deal leaves the scores and passes the
+  deal (``1 - equity[dealer, non-dealer]``).
+
+The **equity table** ``equity[a, b]`` (the non-dealer's chance of winning the
+manche at non-dealer a, dealer b) comes by value iteration: scores never go
+down, so the states are solved from a + b = 22 down to 0, each with the
+equities of the states above it as payoffs. A null deal at (a, b) leads to
+(b, a), on the same line: those two are solved together, each one's null
+deal worth the other's current value (a fixed point that CFR+ iterations
+and value updates approach together).
+
+Seats: ``equity`` is by role. The chance of seat 0 at scores (s0, s1) when
+seat 1 deals is ``equity[s0, s1]``, when seat 0 deals ``1 - equity[s1, s0]``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulators.truc.solver import cfr
+from simulators.truc.solver.deal import DealSpec, build_deal_tree
+from simulators.truc.solver.round import REDEAL, build_round_tree, round_values, set_redeal
+from simulators.truc.solver.tree import TERMINAL
+
+TARGET = 12
+PAYOFFS = ("points", "manche")
+ZERO = TARGET  # index of "no points" (a null deal) in a scoring's values
+
+
+def points_scoring() -> np.ndarray:
+    """(25,) what the non-dealer's net points -12..12 are worth: the points themselves."""
+    return np.arange(-TARGET, TARGET + 1, dtype=np.float64)
+
+
+def manche_scoring(scores: tuple[int, int], equity: np.ndarray, null: float) -> np.ndarray:
+    """(25,) the non-dealer's chance of winning the manche after each net result of the deal
+    at ``scores`` (see the module docstring); ``null`` is a null deal's worth."""
+    a, b = scores
+    out = np.empty(2 * TARGET + 1)
+    out[ZERO] = null
+    for p in range(1, TARGET + 1):
+        out[ZERO + p] = 1.0 if a + p >= TARGET else 1.0 - equity[b, a + p]
+        out[ZERO - p] = 0.0 if b + p >= TARGET else 1.0 - equity[b + p, a]
+    return out
+
+
+class StateSolver:
+    """CFR+ on one state's deal, its continuation values kept up to date.
+
+    With the card call the redeal terminal is worth the round's current
+    value (the stationary fixed point of ``round.py``); ``certify`` measures
+    the strategy in the five-hand game exactly.
+    """
+
+    def __init__(self, scores: tuple[int, int], card_call: bool = True):
+        self.scores = tuple(scores)
+        self.card_call = card_call
+        self.deal = build_deal_tree(DealSpec(scores=self.scores), use_cache=True)
+        self.round = build_round_tree(self.deal) if card_call else None
+        self.tree = self.round.tree if card_call else self.deal.tree
+        terminal = np.flatnonzero(self.tree.player == TERMINAL)
+        if card_call:
+            terminal = terminal[terminal != REDEAL]
+        self._terminal = terminal
+        self._points = np.rint(self.tree.payoff[terminal]).astype(np.int64)
+        self.solver = cfr.CFRPlus(self.tree)
+        self.null = 0.0
+        self.redeal = 0.0
+        self.value = float("nan")
+        self.strategy = np.ones(self.tree.n_entries)
+        self.set_scoring(points_scoring())
+
+    def set_scoring(self, values: np.ndarray) -> None:
+        """Terminal payoffs from a scoring's (25,) values (see :func:`manche_scoring`)."""
+        out = self.tree.outcome_payoff
+        t, pts = self._terminal, self._points
+        out[t, 0] = values[ZERO - pts]
+        out[t, 1] = values[ZERO]
+        out[t, 2] = values[ZERO + pts]
+        self.null = float(values[ZERO])
+
+    def step(self, n: int) -> float:
+        """Run ``n`` iterations; returns the average strategy's value (redeal updated)."""
+        if self.card_call:
+            set_redeal(self.tree, self.redeal)
+        self.solver.step(n)
+        self.strategy = self.solver.average_strategy()
+        self.value = cfr.game_value(self.tree, self.strategy)
+        self.redeal = self.value
+        return self.value
+
+    def certify(self) -> tuple[float, float]:
+        """(value, exploitability) of the average strategy, exact (five hands with the call)."""
+        if self.card_call:
+            measured = round_values(self.tree, self.strategy, abandoned=self.null)
+            return measured.value, measured.exploitability
+        return cfr.game_value(self.tree, self.strategy), cfr.exploitability(self.tree,
+                                                                            self.strategy)
+
+    def quick_exploitability(self) -> float:
+        """The exploitability with the redeal worth the current value (one hand): a cheap
+        guide to when :meth:`certify`, five hands backward, is worth its cost."""
+        return cfr.exploitability(self.tree, self.strategy)
+
+    @property
+    def iterations(self) -> int:
+        return self.solver.iterations
+
+
+@dataclass
+class StateResult:
+    """A solved state: figures, and the strategy over its tree (see ``solutions.py``)."""
+
+    scores: tuple[int, int]
+    card_call: bool
+    payoff: str
+    value: float
+    exploitability: float
+    iterations: int
+    seconds: float
+    strategy: np.ndarray = field(repr=False)
+    curve: list = field(default_factory=list, repr=False)
+
+
+def solve_states(states, payoff: str, equity: np.ndarray | None, card_call: bool = True,
+                 target: float = 0.005, max_iterations: int = 3000, update_every: int = 5,
+                 check_every: int = 20, log=None) -> list[StateResult]:
+    """Solve states whose null deals lead to each other together (module docstring).
+
+    ``states``: one state, or (a, b) and (b, a). With ``payoff="manche"``,
+    ``equity`` must hold the states above them. Stops when every state's
+    exact exploitability is at most ``target`` (or at ``max_iterations``).
+    """
+    if payoff not in PAYOFFS:
+        raise ValueError(f"payoff must be one of {', '.join(PAYOFFS)}, got {payoff!r}")
+    states = [tuple(s) for s in states]
+    solvers = {s: StateSolver(s, card_call) for s in states}
+    estimate = {s: 0.5 for s in states}
+    done = {s: None for s in states}
+    curves = {s: [] for s in states}
+    spent = {s: 0.0 for s in states}
+    while True:
+        for s, solver in solvers.items():
+            if payoff == "manche":
+                partner = (s[1], s[0])
+                solver.set_scoring(manche_scoring(s, equity, 1.0 - estimate[partner]))
+            began = time.perf_counter()
+            estimate[s] = solver.step(update_every)
+            spent[s] += time.perf_counter() - began
+        iterations = solvers[states[0]].iterations
+        last = iterations >= max_iterations
+        if iterations % check_every and not last:
+            continue
+        quick = {s: solver.quick_exploitability() for s, solver in solvers.items()}
+        if not last and max(quick.values()) > 0.9 * target:
+            if log:
+                log(f"{states} {payoff}: {iterations} iterations, one-hand exploitability "
+                    f"{max(quick.values()):.5f}")
+            continue
+        for s, solver in solvers.items():
+            value, expl = solver.certify()
+            curves[s].append((solver.iterations, spent[s], expl))
+            done[s] = (value, expl)
+            if log:
+                log(f"{s[0]}-{s[1]} {payoff}: {solver.iterations} iterations, value "
+                    f"{value:.5f}, exploitability {expl:.5f}, {spent[s]:.0f} s")
+        if all(d[1] <= target for d in done.values()) or last:
+            break
+    return [StateResult(s, card_call, payoff, done[s][0], done[s][1], solvers[s].iterations,
+                        spent[s], solvers[s].strategy, curves[s]) for s in states]
