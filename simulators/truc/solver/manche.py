@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -132,24 +133,31 @@ class StateResult:
     exploitability: float
     iterations: int
     seconds: float
+    target: float
     strategy: np.ndarray = field(repr=False)
     curve: list = field(default_factory=list, repr=False)
 
 
 def solve_states(states, payoff: str, equity: np.ndarray | None, card_call: bool = True,
                  target: float = 0.005, max_iterations: int = 3000, update_every: int = 5,
-                 check_every: int = 20, log=None) -> list[StateResult]:
+                 check_every: int = 20, log=None, keep_solvers: bool = False):
     """Solve states whose null deals lead to each other together (module docstring).
 
     ``states``: one state, or (a, b) and (b, a). With ``payoff="manche"``,
-    ``equity`` must hold the states above them. Stops when every state's
-    exact exploitability is at most ``target`` (or at ``max_iterations``).
+    ``equity`` must hold the states above them (and the partner's, when it
+    is not solved here). Stops when every state's exact exploitability is at
+    most ``target`` (or at ``max_iterations``). Returns the results, and the
+    solvers too with ``keep_solvers`` (to store the strategies).
     """
     if payoff not in PAYOFFS:
         raise ValueError(f"payoff must be one of {', '.join(PAYOFFS)}, got {payoff!r}")
     states = [tuple(s) for s in states]
     solvers = {s: StateSolver(s, card_call) for s in states}
     estimate = {s: 0.5 for s in states}
+    if payoff == "manche":
+        for a, b in states:
+            if (b, a) not in estimate:
+                estimate[(b, a)] = float(equity[b, a])
     done = {s: None for s in states}
     curves = {s: [] for s in states}
     spent = {s: 0.0 for s in states}
@@ -180,5 +188,114 @@ def solve_states(states, payoff: str, equity: np.ndarray | None, card_call: bool
                     f"{value:.5f}, exploitability {expl:.5f}, {spent[s]:.0f} s")
         if all(d[1] <= target for d in done.values()) or last:
             break
-    return [StateResult(s, card_call, payoff, done[s][0], done[s][1], solvers[s].iterations,
-                        spent[s], solvers[s].strategy, curves[s]) for s in states]
+    results = [StateResult(s, card_call, payoff, done[s][0], done[s][1], solvers[s].iterations,
+                           spent[s], target, solvers[s].strategy, curves[s]) for s in states]
+    return (results, [solvers[s] for s in states]) if keep_solvers else results
+
+
+# ---------------------------------------------------------------- the equity table
+
+DATA = Path(__file__).parent / "data"
+
+
+def _table_name(card_call: bool) -> str:
+    return "equity.json" if card_call else "equity_no_card_call.json"
+
+
+def _solve_group(states, equity, card_call, target):
+    """One process's share of a line of the table: solve, store, return the figures."""
+    from simulators.truc.solver.solutions import store_state
+
+    results, solvers = solve_states(states, "manche", equity, card_call, target,
+                                    keep_solvers=True)
+    for result, solver in zip(results, solvers, strict=True):
+        store_state(result, solver)
+    return [(r.scores, r.value, r.exploitability, r.iterations, r.seconds) for r in results]
+
+
+def compute_equity(card_call: bool = True, target: float = 0.005, n_jobs: int = 1,
+                   log=None) -> dict:
+    """Solve every state from a + b = 22 down to 0 (module docstring); store each state's
+    strategy in the cache; return the table (see :func:`table_document`)."""
+    from joblib import Parallel, delayed
+
+    equity = np.full((TARGET, TARGET), np.nan)
+    exploit = np.full((TARGET, TARGET), np.nan)
+    iterations = np.zeros((TARGET, TARGET), dtype=np.int64)
+    seconds = np.zeros((TARGET, TARGET))
+    began = time.perf_counter()
+    with Parallel(n_jobs=n_jobs) as parallel:
+        for total in range(2 * TARGET - 2, -1, -1):
+            groups = [[(a, total - a)] + ([(total - a, a)] if 2 * a != total else [])
+                      for a in range(max(0, total - TARGET + 1), total // 2 + 1)]
+            done = parallel(delayed(_solve_group)(g, equity.copy(), card_call, target)
+                            for g in groups)
+            for scores, value, expl, its, secs in (row for rows in done for row in rows):
+                equity[scores], exploit[scores] = value, expl
+                iterations[scores], seconds[scores] = its, secs
+            if log:
+                line = [s for g in groups for s in g]
+                log(f"a + b = {total}: {len(line)} states, largest exploitability "
+                    f"{max(exploit[s] for s in line):.5f}, "
+                    f"{time.perf_counter() - began:.0f} s so far")
+    return table_document(equity, exploit, iterations, seconds, card_call, target,
+                          time.perf_counter() - began, n_jobs)
+
+
+def table_document(equity, exploit, iterations, seconds, card_call, target, wall, n_jobs):
+    """The equity table as JSON: by role (``win_probability[a][b]``, the non-dealer at a,
+    the dealer at b) and by seat (``states``: seat 0's chance at each score and dealer)."""
+    states = []
+    for s0 in range(TARGET):
+        for s1 in range(TARGET):
+            for dealer in (0, 1):
+                nd, d = (s1, s0) if dealer == 0 else (s0, s1)
+                chance = equity[nd, d] if dealer == 1 else 1.0 - equity[nd, d]
+                states.append({"scores": [s0, s1], "dealer": dealer,
+                               "win_probability": float(chance),
+                               "exploitability": float(exploit[nd, d])})
+    return {"card_call": card_call, "target": target, "payoff": "manche",
+            "largest_exploitability": float(np.nanmax(exploit)),
+            "seconds": wall, "n_jobs": n_jobs,
+            "win_probability": equity.tolist(), "exploitability": exploit.tolist(),
+            "iterations": iterations.tolist(), "solver_seconds": seconds.tolist(),
+            "states": states}
+
+
+def shipped_equity(card_call: bool = True) -> dict:
+    """The equity table shipped with the package (``data/equity.json``), arrays as numpy."""
+    import json
+
+    path = DATA / _table_name(card_call)
+    if not path.exists():
+        raise FileNotFoundError(f"no shipped equity table {path.name}; compute it with "
+                                "'tapisvert solve truc --equity --recompute'")
+    doc = json.loads(path.read_text())
+    doc["win_probability"] = np.asarray(doc["win_probability"], dtype=np.float64)
+    doc["exploitability"] = np.asarray(doc["exploitability"], dtype=np.float64)
+    return doc
+
+
+def main(argv=None) -> int:
+    """Recompute the equity table: ``python -m simulators.truc.solver.manche [--n-jobs 2]``."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description="Recompute Truc's equity table.")
+    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--target", type=float, default=0.005)
+    parser.add_argument("--no-card-call", action="store_true")
+    parser.add_argument("--out", type=Path, help="default: the package's data/ table")
+    args = parser.parse_args(argv)
+    card_call = not args.no_card_call
+    doc = compute_equity(card_call, args.target, args.n_jobs,
+                         log=lambda m: print(m, flush=True))
+    out = args.out or DATA / _table_name(card_call)
+    out.write_text(json.dumps(doc, indent=1))
+    print(f"wrote {out}: largest exploitability {doc['largest_exploitability']:.5f}, "
+          f"{doc['seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

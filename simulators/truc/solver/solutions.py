@@ -101,3 +101,134 @@ def hand_values(solved: SolvedDeal) -> np.ndarray:
         types = tree.entry_type[s:s + k]
         out[p, types] = np.where(prob[p][types] > 0, value[s:s + k] / prob[p][types], 0.0)
     return out
+
+
+# ---------------------------------------------------------------- states of the manche
+
+STATE_VERSION = 1  # bump when a stored state's layout or its solver changes
+LOOKUP_ARRAYS = ("kind", "child_start", "n_children", "action", "player", "entry_start",
+                 "entry_count", "entry_type")
+
+
+@dataclass(frozen=True)
+class StateSolution:
+    """A solved state as the policy reads it (arrays memory-mapped from the cache).
+
+    ``call`` (2, T): the probability that each hand asks for new cards, the
+    non-dealer's first, then the dealer's after the non-dealer asked (TR-2);
+    ``play`` (2, E) the card play after the non-dealer kept (0) or asked and
+    the dealer kept (1), over the deal tree's entries (1 row without the
+    call); ``lookup`` the deal tree's arrays the policy walks.
+    """
+
+    scores: tuple[int, int]
+    payoff: str
+    card_call: bool
+    target: float
+    value: float
+    exploitability: float
+    iterations: int
+    seconds: float
+    call: np.ndarray
+    play: np.ndarray
+    lookup: dict
+
+    def report(self) -> dict:
+        return {"scores": list(self.scores), "payoff": self.payoff, "card_call": self.card_call,
+                "value": self.value, "exploitability": self.exploitability,
+                "iterations": self.iterations, "seconds": self.seconds, "target": self.target}
+
+
+def state_dir(scores, payoff: str, card_call: bool, target: float) -> Path:
+    """Where a solved state is kept (a directory of .npy files and meta.json)."""
+    call = "call" if card_call else "nocall"
+    return cache_dir() / f"state_v{STATE_VERSION}_{scores[0]}-{scores[1]}_{payoff}_{call}" \
+                         f"_t{target:g}"
+
+
+def _lookup_dir(scores) -> Path:
+    return cache_dir() / f"lookup_v{TREE_VERSION}_{scores[0]}-{scores[1]}"
+
+
+def _save_dir(path: Path, arrays: dict, meta: dict | None = None) -> None:
+    """Write .npy files into a temporary directory, then rename it (atomic)."""
+    import shutil
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=".tmp-"))
+    try:
+        for name, array in arrays.items():
+            np.save(tmp / f"{name}.npy", array)
+        if meta is not None:
+            (tmp / "meta.json").write_text(json.dumps(meta))
+        if path.exists():
+            shutil.rmtree(path)
+        tmp.rename(path)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+
+
+def store_state(result, solver) -> Path:
+    """Keep a :class:`~.manche.StateResult` (and its deal's lookup arrays) in the cache."""
+    from simulators.truc.solver.round import COPY_ROOTS
+
+    deal_tree = solver.deal.tree
+    lookup = _lookup_dir(result.scores)
+    if not lookup.exists():
+        _save_dir(lookup, {**{k: getattr(deal_tree, k) for k in LOOKUP_ARRAYS if k != "kind"},
+                           "kind": solver.deal.kind})
+    types = len(solver.deal.types)
+    strategy = result.strategy
+    if result.card_call:
+        tree = solver.tree
+        ask_nd = strategy[tree.entry_start[2, 0]:tree.entry_start[2, 0] + types]
+        ask_d = strategy[tree.entry_start[4, 1]:tree.entry_start[4, 1] + types]
+        call = np.stack([ask_nd, ask_d])
+        play = np.stack([strategy[tree.entry_start[root, 0]:][:deal_tree.n_entries]
+                         for root in COPY_ROOTS])
+    else:
+        call = np.zeros((2, types))
+        play = strategy[None, :]
+    path = state_dir(result.scores, result.payoff, result.card_call, result.target)
+    meta = {"scores": list(result.scores), "payoff": result.payoff,
+            "card_call": result.card_call, "target": result.target, "value": result.value,
+            "exploitability": result.exploitability, "iterations": result.iterations,
+            "seconds": result.seconds, "curve": [list(c) for c in result.curve]}
+    _save_dir(path, {"call": call, "play": play.astype(np.float16)}, meta)
+    return path
+
+
+def load_state(scores, payoff: str = "manche", card_call: bool = True,
+               target: float = DEFAULT_TARGET) -> StateSolution | None:
+    """A stored state, memory-mapped (None if it was never solved with these settings)."""
+    path = state_dir(scores, payoff, card_call, target)
+    lookup = _lookup_dir(scores)
+    if not (path / "meta.json").exists() or not lookup.exists():
+        return None
+    meta = json.loads((path / "meta.json").read_text())
+    arrays = {k: np.load(lookup / f"{k}.npy", mmap_mode="r") for k in LOOKUP_ARRAYS}
+    return StateSolution(
+        scores=tuple(scores), payoff=payoff, card_call=card_call, target=target,
+        value=meta["value"], exploitability=meta["exploitability"],
+        iterations=meta["iterations"], seconds=meta["seconds"],
+        call=np.load(path / "call.npy"), play=np.load(path / "play.npy", mmap_mode="r"),
+        lookup=arrays)
+
+
+def solved_state(scores, payoff: str = "manche", card_call: bool = True,
+                 target: float = DEFAULT_TARGET, log=None) -> StateSolution:
+    """A state from the cache, or solved now and stored (manche: with the shipped table)."""
+    from simulators.truc.solver import manche
+
+    scores = (int(scores[0]), int(scores[1]))
+    found = load_state(scores, payoff, card_call, target)
+    if found is not None:
+        return found
+    equity = manche.shipped_equity(card_call)["win_probability"] if payoff == "manche" \
+        else None
+    results, solvers = manche.solve_states([scores], payoff, equity, card_call, target,
+                                           log=log, keep_solvers=True)
+    store_state(results[0], solvers[0])
+    return load_state(scores, payoff, card_call, target)
