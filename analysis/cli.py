@@ -699,6 +699,16 @@ def option_docs(config: type) -> dict[str, str]:
     return docs
 
 
+def cmd_solve(args: argparse.Namespace) -> str:
+    """tapisvert solve GAME: the game's exact solver (checked before any work)."""
+    import json
+
+    hook = get_game(args.game).solve
+    hook.check(args)
+    doc = hook.run(args, lambda line: print(line, file=sys.stderr, flush=True))
+    return json.dumps(_json_value(doc), indent=1) if args.json else hook.text(doc)
+
+
 def cmd_games(args: argparse.Namespace) -> str:
     lines = []
     for game in games().values():
@@ -882,6 +892,17 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     rep.add_argument("--n-jobs", type=int, default=1, help="worker processes (-1: all cores)")
     rep.add_argument("--quiet", action="store_true", help="no progress lines")
     rep.set_defaults(run=cmd_report)
+
+    solvers = [g for g in scope if g.solve is not None]
+    if solvers:
+        solve = commands.add_parser("solve", help="exact solver: a game solved by CFR+, its "
+                                                  "value and exploitability "
+                                                  f"({', '.join(g.name for g in solvers)})")
+        solve.add_argument("game", choices=[g.name for g in solvers])
+        solve.add_argument("--json", action="store_true", help="print one JSON object")
+        for g in solvers:
+            g.solve.add_arguments(solve)
+        solve.set_defaults(run=cmd_solve)
 
     _add_discovery_commands(commands)
     return parser

@@ -310,6 +310,23 @@ class Odds:
 
 
 @dataclass(frozen=True, eq=False)
+class Solve:
+    """A game's exact solver, behind ``tapisvert solve GAME`` (Truc's CFR+ solver).
+
+    ``add_arguments(parser)`` declares the game's flags (``--json`` is the
+    CLI's); ``check(args)`` raises ValueError on bad input before any work;
+    ``run(args, log)`` returns the JSON document (``log`` takes progress
+    lines); ``text(document)`` renders it for people.
+    """
+
+    add_arguments: Callable[[Any], None]
+    check: Callable[[Any], None]
+    run: Callable[[Any, Callable[[str], None]], dict]
+    text: Callable[[dict], str]
+    doc: str = ""
+
+
+@dataclass(frozen=True, eq=False)
 class Game:
     """Everything the toolkit knows about one game.
 
@@ -328,6 +345,7 @@ class Game:
     default_policy : the policy used when none is given.
     random_policy : the registry name of random legal play (conformance).
     odds : the odds hook, or ``None`` if the game has no odds command yet.
+    solve : the exact solver hook (``tapisvert solve``), or ``None``.
     rules_doc : path of the project's rule text, cited in error messages.
     """
 
@@ -341,6 +359,7 @@ class Game:
     default_policy: str = "heuristic"
     random_policy: str = "random"
     odds: Odds | None = None
+    solve: Solve | None = None
     rules_doc: str = ""
 
     def __post_init__(self) -> None:

@@ -212,8 +212,8 @@ def _blank_results(n: int, slot_major: bool) -> dict[str, np.ndarray]:
 
 
 # a player's 16-byte block of _Deals.history: one np.take gathers it whole
-H_CARDS, H_RESULTS, H_SCORE, H_DEALER, H_LED, H_DISCARDED = (
-    slice(0, 3), slice(3, 6), 6, 7, slice(8, 11), slice(12, 16))
+H_CARDS, H_RESULTS, H_SCORE, H_DEALER, H_LED, H_ASKED, H_DISCARDED = (
+    slice(0, 3), slice(3, 6), 6, 7, slice(8, 11), 11, slice(12, 16))
 H_WIDTH = 16
 
 
@@ -320,7 +320,7 @@ class _TrucHooks:
             mine[:, H_LED].view(bool), pick(deals.stakes, rows),
             pick(deals.stake, rows) if stake is None else stake, proposal, banco, counter,
             countering, mine[:, H_SCORE], theirs[:, H_SCORE], self.config.target,
-            mine[:, H_DISCARDED].view(U32)[:, 0], noise, played)
+            mine[:, H_DISCARDED].view(U32)[:, 0], noise, played, mine[:, H_ASKED].view(bool))
 
     def _finish(self, rows, outcome, winner, points) -> None:
         self.deals.outcome[rows] = outcome
@@ -475,7 +475,7 @@ def _by_seat(by_role: np.ndarray, dealer: np.ndarray) -> np.ndarray:
 
 
 def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, noise, units,
-                 out):
+                 out, calls):
     """TR-3..TR-5: the tricks of the rows with a hand, on the shared kernel (suits ignored,
     no duty, equal ranks pourri), with proposals before each card."""
     rows = np.flatnonzero(hand_no >= 0)
@@ -493,6 +493,8 @@ def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, no
     history[:, :, H_SCORE] = _by_seat(mine(scores), d)
     history[:, :, H_DEALER] = d[:, None] == np.arange(2)
     history[:, :, H_DISCARDED].view(U32)[:, :, 0] = _by_seat(mine(discarded), d)
+    played_hand = mine(hand_no).astype(np.intp)  # public: the non-dealer asked, the dealer kept
+    history[:, :, H_ASKED] = (mine(calls)[np.arange(m), 2 * played_hand] == 1)[:, None]
     deals = _Deals(rows, history, np.zeros((m, R.N_SLOTS), I8),
                    np.full(m, R.START_STAKE, I8), np.full(m, R.ABANDONED, I8),
                    np.full(m, -1, I8), np.zeros(m, I8))
@@ -550,7 +552,8 @@ def play_batch(config: R.TrucConfig, dispatch: Dispatch, deck: np.ndarray, deale
     hand_no = _card_call(config, dispatch, deck, shuffle, hands, discarded, dealer, by_role,
                          noise, units, calls, force)
     out = SimpleNamespace(**_blank_results(n, slot_major=True))
-    _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, by_role, noise, units, out)
+    _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, by_role, noise, units, out,
+                 calls)
     per_row = {k: (np.ascontiguousarray(v.T) if v.ndim == 2 else v)
                for k, v in vars(out).items()}
     return DealArrays(dealer=dealer, deck=deck, scores=scores, calls=calls, hand_no=hand_no,

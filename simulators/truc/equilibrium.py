@@ -1,29 +1,33 @@
-"""The "equilibrium" Truc policy: it samples the CFR+ equilibrium of a deal.
+"""The "equilibrium" Truc policy: it samples a solved Truc deal (``simulators/truc/solver``).
 
 :class:`EquilibriumPolicy` is a plain policy (``observations.py``): for each
-row it finds the information set in the solved deal tree
-(``simulators/truc/solver``) — the hand dealt and the public history read
-from the observation — and samples the equilibrium action with the row's
-noise. What it does where the solved deal is not the game being played:
+row it finds the information set in the solved tree — the hand, the card
+call, the public history read from the observation — and samples the
+solution's action with the row's noise. What it plays:
 
-* **Scores.** The deal is solved at the scores of ``solved_scores`` (0-0 by
-  default; loaded from the user cache or solved once, minutes at 0-0). At
-  other scores the rows use that tree with proposals matched by order: the
-  k-th accepted proposal of the real deal follows the tree's k-th proposal
-  (an extra raise the tree has no room for is skipped); it is exact at the
-  solved scores. With ``exact_scores=True`` each scores pair met is solved
-  (and cached) on first use instead: exact everywhere, slow the first time.
-* **Counter-banco** where the tree has none: accept; the reply to a counter
-  the tree has no node for: accept.
-* **Card call (TR-2)**, outside the solved tree: ask for new cards when the
-  hand's equilibrium value in its seat is below the seat's value minus
-  ``call_margin`` points (an abstraction, stated in ``docs/truc_solver.md``).
+* **Default (``score_aware``, ``card_call``): Truc as played.** At each
+  scores pair the deal — card call (TR-2) and play — solved for the chance
+  of winning the manche, with the equity table shipped in the package as
+  the worth of the scores each deal leads to (``solver/manche.py``). A
+  state is loaded from the user cache, or solved on first use (seconds
+  near 12, a few minutes at 0-0) and cached; ``tapisvert solve truc
+  --equity --recompute`` solves all of them.
+* ``score_aware=False``: the deal solved for points per deal at
+  ``solved_scores`` (with the card call), played at every score; proposals
+  are matched by order (the k-th accepted proposal of the real deal follows
+  the tree's k-th; an extra raise the tree has no room for is skipped).
+* ``card_call=False``: the deal without the card call (the solver's older
+  game), asking for new cards when the hand's equilibrium value in its seat
+  is below the seat's value minus ``call_margin`` — an abstraction that a
+  best response exploits (docs/truc_solver.md); kept for comparison.
+* Counter-banco where the tree has none: accept; the reply to a counter the
+  tree has no node for: accept.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -36,6 +40,7 @@ PASS, PROPOSE, REFUSE, ACCEPT, COUNTER, PLAY = 0, 1, 2, 3, 4, 5
 
 M_PROPOSE, M_ANSWER, M_REPLY, M_PLAY = 0, 1, 2, 3
 _SOLVED: dict = {}  # (scores, target) -> (SolvedDeal, hand values per seat); per process
+# card_call false: the deal without the call
 _TYPE_INDEX: dict = {}  # id(deal tree) -> (deal tree, hand index table)
 
 
@@ -70,36 +75,107 @@ def _rank_counts(mask: np.ndarray) -> np.ndarray:
                      for r in range(8)], axis=1).astype(np.int64)
 
 
+_STATES: dict = {}  # (scores, payoff, target) -> StateSolution; per process
+
+
+def load_state(scores, payoff: str, target: float):
+    """A solved state with the card call (memory-mapped from the cache), once per process."""
+    from simulators.truc.solver.solutions import solved_state
+
+    key = (tuple(int(s) for s in scores), payoff, float(target))
+    if key not in _STATES:
+        _STATES[key] = solved_state(key[0], payoff, card_call=True, target=key[2])
+    return _STATES[key]
+
+
+def _full_deck_type_index() -> np.ndarray:
+    """Base-5 code of a hand's rank counts -> hand index in the 32-card deal tree."""
+    if "full" not in _TYPE_INDEX:
+        from simulators.truc.solver.deal import DealSpec, _type_counts
+
+        table = np.full(5 ** 8, -1, dtype=np.int64)
+        codes = _type_counts(DealSpec()).astype(np.int64) @ (5 ** np.arange(8))
+        table[codes] = np.arange(len(codes))
+        _TYPE_INDEX["full"] = table
+    return _TYPE_INDEX["full"]
+
+
+class _Tree(NamedTuple):
+    """What the lookup walks: a deal tree's arrays and one strategy over its entries."""
+
+    kind: np.ndarray
+    child_start: np.ndarray
+    n_children: np.ndarray
+    action: np.ndarray
+    player: np.ndarray
+    entry_start: np.ndarray
+    entry_count: np.ndarray
+    entry_type: np.ndarray
+    strategy: np.ndarray
+
+
 @dataclass(frozen=True)
 class EquilibriumPolicy(Policy):
-    """Samples the CFR+ equilibrium of a Truc deal (see the module docstring)."""
+    """Samples a solved Truc deal (see the module docstring)."""
 
     uses_noise: ClassVar[bool] = True
 
+    score_aware: bool = param(True, doc="play each score's solution for the chance of winning "
+                                        "the manche (false: points at solved_scores)")
+    card_call: bool = param(True, doc="the card call (TR-2) is in the solved game (false: the "
+                                      "deal alone, a value-threshold call)")
     solved_scores: int = param(0, low=0, high=11,
-                               doc="both players' score at which the deal is solved")
+                               doc="score of both players where the points solution is "
+                                   "solved (score_aware false)")
     target_exploitability: float = param(0.005, low=0.0005, high=0.5,
-                                         doc="points per deal the stored equilibrium must reach")
-    exact_scores: bool = param(False, doc="solve every scores pair met (slow the first time)")
+                                         doc="exploitability the stored solutions reach "
+                                             "(manche chance, or points per deal)")
     call_margin: float = param(0.0, low=-12.0, high=12.0,
-                               doc="ask for new cards below the seat's value minus this (TR-2)")
+                               doc="card_call false: ask for new cards below the seat's "
+                                   "value minus this (TR-2)")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.score_aware and not self.card_call:
+            raise ValueError("EquilibriumPolicy.score_aware needs card_call: the equity table "
+                             "is solved with the card call (set score_aware=false to play "
+                             "the deal without it)")
 
     def _solution(self, scores):
         return load_solution(scores, self.target_exploitability)
 
-    def _rows_by_solution(self, obs):
-        """[(solution, rows)] grouping rows by the solved deal they use."""
+    def _rows_by_state(self, obs):
+        """[(state, rows)] grouping rows by the solution they play."""
         nd = np.where(obs.is_dealer, obs.opp_score, obs.my_score).astype(np.int64)
         de = np.where(obs.is_dealer, obs.my_score, obs.opp_score).astype(np.int64)
-        if not self.exact_scores:
+        target = self.target_exploitability
+        if not self.score_aware:
             s = self.solved_scores
-            return [(self._solution((s, s)), np.arange(len(nd)))]
+            return [(load_state((s, s), "points", target), np.arange(len(nd)))]
         keys = nd * 100 + de
-        return [(self._solution((k // 100, k % 100)), np.flatnonzero(keys == k))
+        return [(load_state((k // 100, k % 100), "manche", target), np.flatnonzero(keys == k))
                 for k in np.unique(keys)]
 
+    def _rows_by_solution(self, obs):
+        """[(solution, rows)] for the deal-only game (card_call false)."""
+        s = self.solved_scores
+        return [(self._solution((s, s)), np.arange(len(obs.hand)))]
+
     def call(self, obs):
-        """Ask for new cards when the hand's equilibrium value is below the seat's (TR-2)."""
+        """Ask for new cards as the solution does (TR-2)."""
+        if not self.card_call:
+            return self._value_call(obs)
+        out = np.zeros(len(obs.hand), dtype=bool)
+        noise = np.full(len(out), 0.5) if obs.noise is None else np.asarray(obs.noise)
+        index = _full_deck_type_index()
+        role = int(bool(obs.is_dealer))  # the dealer is asked only after the non-dealer asked
+        for state, rows in self._rows_by_state(obs):
+            types = index[_rank_counts(obs.hand[rows]) @ (5 ** np.arange(8))]
+            out[rows] = noise[rows] < state.call[role, types]
+        return out
+
+    def _value_call(self, obs):
+        """card_call false: ask when the hand's equilibrium value is below the seat's."""
         out = np.zeros(len(obs.hand), dtype=bool)
         for (solved, values), rows in self._rows_by_solution(obs):
             index = _type_index(solved.deal)
@@ -140,17 +216,37 @@ class EquilibriumPolicy(Policy):
         n = len(obs.hand)
         label = np.full(n, -1, dtype=np.int64)
         noise = np.full(n, 0.5, np.float32) if obs.noise is None else np.asarray(obs.noise)
-        for (solved, _), rows in self._rows_by_solution(obs):
-            label[rows] = self._choose_rows(solved, obs, method, rows, noise[rows])
+        for tree, type_index, rows in self._trees(obs):
+            label[rows] = self._choose_rows(tree, type_index, obs, method, rows, noise[rows])
         return label
 
-    def _choose_rows(self, solved, obs, method, rows, noise):
+    def _trees(self, obs):
+        """[(tree, hand index table, rows)]: the card play each row is in."""
+        if not self.card_call:
+            out = []
+            for (solved, _), rows in self._rows_by_solution(obs):
+                t = solved.deal.tree
+                out.append((_Tree(solved.deal.kind, t.child_start, t.n_children, t.action,
+                                  t.player, t.entry_start, t.entry_count, t.entry_type,
+                                  solved.strategy), _type_index(solved.deal), rows))
+            return out
+        asked = np.zeros(len(obs.hand), dtype=bool) if obs.asked is None else \
+            np.asarray(obs.asked, dtype=bool)
+        out = []
+        index = _full_deck_type_index()
+        for state, rows in self._rows_by_state(obs):
+            look = state.lookup
+            for copy in (0, 1):
+                part = rows[asked[rows] == bool(copy)]
+                if part.size:
+                    tree = _Tree(*(look[k] for k in _Tree._fields[:-1]), state.play[copy])
+                    out.append((tree, index, part))
+        return out
+
+    def _choose_rows(self, tree, type_index, obs, method, rows, noise):
         from simulators.truc.solver import lookup
 
         lookup.kernels()
-
-        deal = solved.deal
-        tree = deal.tree
 
         def take(a):
             return np.asarray(a)[rows]
@@ -185,7 +281,7 @@ class EquilibriumPolicy(Policy):
             hit = players[:, j] == me
             np.add.at(mine_played, (np.flatnonzero(hit), ranks[hit, j]), 1)
         counts = _rank_counts(take(obs.hand)) + mine_played
-        hand_type = _type_index(deal)[counts @ (5 ** np.arange(8))]
+        hand_type = type_index[counts @ (5 ** np.arange(8))]
         allowed = np.ones((len(rows), PLAY + 8), dtype=np.bool_)
         if method == M_PLAY:
             allowed[:, PLAY:] = _rank_counts(take(obs.hand)) > 0
@@ -193,6 +289,4 @@ class EquilibriumPolicy(Policy):
             allowed[:, COUNTER] = take(obs.counter) > 0
         return lookup._decide(np.full(len(rows), method, np.int64), np.full(len(rows), s, np.int64),
                        ranks, players, raised, countered, hand_type, noise.astype(np.float64),
-                       allowed, deal.kind, tree.child_start, tree.n_children, tree.action,
-                       tree.player, tree.entry_start, tree.entry_count, tree.entry_type,
-                       solved.strategy)
+                       allowed, *tree)

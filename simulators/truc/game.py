@@ -12,7 +12,7 @@ from functools import partial
 import numpy as np
 import polars as pl
 
-from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Solve, Tables, Unit
 from simulators.truc import rules as R
 from simulators.truc.metrics import DEAL_METRICS, ODDS_METRICS
 from simulators.truc.observations import POLICY_METHODS
@@ -181,9 +181,16 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describ
                                         "7 8 A")})
 
 
+def _solve_hook() -> Solve:
+    from simulators.truc.solver import command
+
+    return Solve(add_arguments=command.add_arguments, check=command.check, run=command.run,
+                 text=command.text, doc="CFR+ on a deal with the card call; the equity table")
+
+
 GAME = Game(
     name="truc", title="Truc", config=R.TrucConfig, policies=POLICIES,
     units=(DEALS, MATCHES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
-    rules_doc="docs/rules/truc.md",
+    rules_doc="docs/rules/truc.md", solve=_solve_hook(),
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -64,6 +64,9 @@ field              dtype/shape   meaning
 ``noise``          float32 (N,)  uniforms, or None
 ``played``         uint32 (N,)   every card played in this deal so far (optional: None
                                  means "derive it from my_cards and opp_cards")
+``asked``          bool (N,)     the non-dealer asked for new cards on the hand being
+                                 played, and the dealer kept (TR-2; public). Optional:
+                                 None means no card call (the first hands were kept)
 =================  ============  =====================================================
 
 Cards the decider has *seen* are ``hand | discarded`` and the played cards;
@@ -128,3 +131,4 @@ class PlayObs(NamedTuple):
     discarded: np.ndarray
     noise: np.ndarray | None
     played: np.ndarray | None = None
+    asked: np.ndarray | None = None

@@ -106,6 +106,8 @@ def hand_values(solved: SolvedDeal) -> np.ndarray:
 # ---------------------------------------------------------------- states of the manche
 
 STATE_VERSION = 1  # bump when a stored state's layout or its solver changes
+PLAY_SCALE = 65535  # stored card-play probabilities: uint16, p * PLAY_SCALE (the policy's
+# sampling divides by the sum over the actions, so the scale cancels)
 LOOKUP_ARRAYS = ("kind", "child_start", "n_children", "action", "player", "entry_start",
                  "entry_count", "entry_type")
 
@@ -116,9 +118,10 @@ class StateSolution:
 
     ``call`` (2, T): the probability that each hand asks for new cards, the
     non-dealer's first, then the dealer's after the non-dealer asked (TR-2);
-    ``play`` (2, E) the card play after the non-dealer kept (0) or asked and
-    the dealer kept (1), over the deal tree's entries (1 row without the
-    call); ``lookup`` the deal tree's arrays the policy walks.
+    ``play`` (2, E) uint16: the card play after the non-dealer kept (0) or
+    asked and the dealer kept (1), over the deal tree's entries (1 row
+    without the call), as probabilities times ``PLAY_SCALE``; ``lookup`` the
+    deal tree's arrays the policy walks.
     """
 
     scores: tuple[int, int]
@@ -196,7 +199,8 @@ def store_state(result, solver) -> Path:
             "card_call": result.card_call, "target": result.target, "value": result.value,
             "exploitability": result.exploitability, "iterations": result.iterations,
             "seconds": result.seconds, "curve": [list(c) for c in result.curve]}
-    _save_dir(path, {"call": call, "play": play.astype(np.float16)}, meta)
+    quantized = np.rint(np.clip(play, 0.0, 1.0) * PLAY_SCALE).astype(np.uint16)
+    _save_dir(path, {"call": call, "play": quantized}, meta)
     return path
 
 
