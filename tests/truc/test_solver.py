@@ -209,7 +209,7 @@ def test_equilibrium_policy_plays_the_solved_strategy(solver_cache):
     from simulators.truc.equilibrium import EquilibriumPolicy, load_solution
     from simulators.truc.solver.policy_eval import policy_strategy
 
-    policy = EquilibriumPolicy(solved_scores=11)
+    policy = EquilibriumPolicy(score_aware=False, card_call=False, solved_scores=11)
     solved, _ = load_solution((11, 11), policy.target_exploitability)
     assert solved.exploitability <= policy.target_exploitability
     played = policy_strategy(solved.deal, policy, noise_levels=20)
@@ -223,11 +223,12 @@ def test_equilibrium_policy_deals_are_legal_and_replayed_by_the_referee(solver_c
     from simulators.truc.game import make_policy
     from simulators.truc.policies import HeuristicPolicy
 
-    policy = make_policy("equilibrium", solved_scores=11)
-    for scores in ((0, 0), (10, 3), (9, 11)):  # proposals mapped by order, bancos, counters
-        batch = simulate_deals(R.TrucConfig(), [policy, HeuristicPolicy()], 400, seed=3,
-                               scores=scores)
-        assert check_deals(batch) == 400
+    for params in ({"card_call": False}, {}):  # the deal alone; the card call in the game
+        policy = make_policy("equilibrium", score_aware=False, solved_scores=11, **params)
+        for scores in ((0, 0), (10, 3), (9, 11)):  # proposals mapped by order, bancos, counters
+            batch = simulate_deals(R.TrucConfig(), [policy, HeuristicPolicy()], 400, seed=3,
+                                   scores=scores)
+            assert check_deals(batch) == 400
 
 
 @pytest.mark.slow
@@ -236,6 +237,7 @@ def test_equilibrium_policy_at_ten_all_is_as_unexploitable_as_the_equilibrium(so
     from simulators.truc.solver.policy_eval import policy_exploitability
 
     solved, _ = load_solution((10, 10), 0.005)
-    result = policy_exploitability(solved, EquilibriumPolicy(solved_scores=10), noise_levels=50)
+    policy = EquilibriumPolicy(score_aware=False, card_call=False, solved_scores=10)
+    result = policy_exploitability(solved, policy, noise_levels=50)
     assert result.exploitability <= solved.exploitability + 0.005
     assert result.self_play_value == pytest.approx(solved.value, abs=0.01)
