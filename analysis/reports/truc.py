@@ -503,6 +503,84 @@ def section_exploitability(ctx: ReportContext) -> Section:
         findings=findings, summary=summary)
 
 
+# ---------------------------------------------------------------- h. solved as played
+
+
+def summarize_solved(equity: dict, measured: dict) -> pl.DataFrame:
+    """The solved game's figures: shipped equity table and the measured runs
+    (``simulators/truc/solver/data/``); exact figures have ``low`` = ``high``."""
+    rows = []
+    for s in measured.get("solutions", []):
+        what = (f"{s['scores'][0]}-{s['scores'][1]}, {s['payoff']}, "
+                f"{'card call' if s['card_call'] else 'no card call'}")
+        rows += [{"measure": f"value ({what})", "value": s["value"], "low": s["value"],
+                  "high": s["value"], "n": 1},
+                 {"measure": f"exploitability ({what})", "value": s["exploitability"],
+                  "low": s["exploitability"], "high": s["exploitability"], "n": 1}]
+    play = measured.get("self_play")
+    if play:
+        rows.append({"measure": "engine self-play, non-dealer's mean points (0-0)",
+                     "value": play["engine_mean"], "low": play["engine_low"],
+                     "high": play["engine_high"], "n": play["deals"]})
+    for d in measured.get("duplicate", []):
+        rows.append({"measure": f"match win rate, {d['a']} vs {d['b']} (duplicate)",
+                     "value": d["a_match_win_rate"], "low": d["low"], "high": d["high"],
+                     "n": d["matches"]})
+    chance = np.asarray(equity["win_probability"], dtype=float)
+    rows += [{"measure": "non-dealer's chance of the manche at 0-0", "value": chance[0, 0],
+              "low": chance[0, 0], "high": chance[0, 0], "n": 1},
+             {"measure": "largest exploitability of the equity table",
+              "value": equity["largest_exploitability"],
+              "low": equity["largest_exploitability"],
+              "high": equity["largest_exploitability"], "n": 1}]
+    return pl.DataFrame(rows)
+
+
+def section_solved() -> Section:
+    import json
+
+    from simulators.truc.solver.manche import DATA, shipped_equity
+
+    equity = shipped_equity()
+    path = DATA / "measured.json"
+    measured = json.loads(path.read_text()) if path.exists() else {}
+    summary = summarize_solved(equity, measured)
+    method = (
+        "Exact where no interval is shown (docs/truc_solver.md): each deal is solved by CFR+ "
+        "with the card call (TR-2) in the game — keep or ask, then the card play with what "
+        "the asks revealed; redeals dealt as from a full deck, a stated abstraction — and "
+        "certified by an exact best response over five hands. The equity table is the "
+        "non-dealer's chance of winning the manche at every score, by value iteration over "
+        "the scores (TR-5, TR-6). Measured: the engine playing the solution (exact card "
+        "removal), and whole matches in duplicate (each match twice on the same decks, "
+        "seats swapped). Figures shipped with the package; recomputed by 'tapisvert solve "
+        "truc --equity --recompute' and bench/truc_self_play.py, bench/truc_duplicate.py.")
+    chance = np.asarray(equity["win_probability"], dtype=float)
+    fig, (ax,) = new_figure(5.2, 4.2)
+    ax.grid(False)
+    image = ax.imshow(chance, origin="lower", cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xlabel("dealer's score")
+    ax.set_ylabel("non-dealer's score")
+    fig.colorbar(image, ax=ax, label="non-dealer's chance of the manche")
+    table = summary.with_columns(
+        cell=pl.when(pl.col("n") > 1)
+        .then(pl.format("{} [{}, {}]", *(pl.col(c).round(4) for c in ("value", "low", "high"))))
+        .otherwise(pl.col("value").round(4).cast(pl.String))).select("measure", "cell")
+    findings = [f"At 0-0 the non-dealer wins the manche with chance {chance[0, 0]:.3f}; every "
+                f"state of the table is within {equity['largest_exploitability']:.4f} of "
+                "optimal (chance of the manche)."]
+    for d in measured.get("duplicate", []):
+        findings.append(f"{d['a']} against {d['b']}: wins {d['a_match_win_rate']:.3f} "
+                        f"[{d['low']:.3f}, {d['high']:.3f}] of the matches, "
+                        f"{d['matches']:,} duplicate pairs.")
+    return Section(
+        key="solved", title="h. Truc solved as played: card call, scores, equity (TR-2..TR-6)",
+        method=method, tables=(Table("Exact figures, and measured ones with 95% intervals.",
+                                     table),),
+        plot=Plot("h_equity.png", png(fig), "The equity table: chance of winning the manche."),
+        findings=tuple(findings), summary=summary)
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -537,8 +615,9 @@ REPORT = Report(
         "with the heuristic policy at both seats; every engine deal can be replayed move by "
         "move by the independent referee.",
         "Every number comes with a 95% interval (Wilson for rates, Student t for means) and its "
-        "sample size. The numbers describe this policy playing against itself; the exact "
-        "equilibrium of one deal is in docs/truc_solver.md.",
+        "sample size. The numbers describe this policy playing against itself; Truc solved as "
+        "played — the card call in the game, every score, the equity table — is section h "
+        "and docs/truc_solver.md.",
     ),
     plan=plan,
     sections=(
@@ -551,6 +630,7 @@ REPORT = Report(
         lambda runs, ctx: section_length(runs["matches"].table("matches"),
                                          runs["matches"].table("manches")),
         lambda runs, ctx: section_exploitability(ctx),
+        lambda runs, ctx: section_solved(),
     ),
     settings=settings,
 )

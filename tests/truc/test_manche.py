@@ -148,3 +148,26 @@ def test_solve_command_refuses_bad_input(argv, message, capsys):
     assert main(["solve", "truc", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_score_aware_deals_are_legal_and_replayed_by_the_referee(solver_cache):
+    """Near 12 (small trees, solved on first use): bancos, counter-bancos, the card call."""
+    from simulators.truc import rules as R
+    from simulators.truc.crosscheck import check_deals
+    from simulators.truc.engine import simulate_deals
+    from simulators.truc.game import make_policy
+    from simulators.truc.policies import HeuristicPolicy
+
+    policy = make_policy("equilibrium")
+    for scores in ((11, 10), (10, 11), (11, 11)):
+        batch = simulate_deals(R.TrucConfig(), [policy, HeuristicPolicy()], 400, seed=3,
+                               scores=scores)
+        assert check_deals(batch) == 400
+        assert (batch.table["hand_no"].to_numpy() != 0).any()  # someone asked and got more
+
+
+def test_score_aware_needs_the_card_call():
+    from simulators.truc.game import make_policy
+
+    with pytest.raises(ValueError, match="score_aware needs card_call"):
+        make_policy("equilibrium", card_call=False)

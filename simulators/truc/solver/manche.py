@@ -26,6 +26,7 @@ seat 1 deals is ``equity[s0, s1]``, when seat 0 deals ``1 - equity[s1, s0]``.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,7 +140,7 @@ class StateResult:
 
 
 def solve_states(states, payoff: str, equity: np.ndarray | None, card_call: bool = True,
-                 target: float = 0.005, max_iterations: int = 3000, update_every: int = 5,
+                 target: float = 0.005, max_iterations: int = 3000, update_every: int = 10,
                  check_every: int = 20, log=None, keep_solvers: bool = False):
     """Solve states whose null deals lead to each other together (module docstring).
 
@@ -202,10 +203,16 @@ def _table_name(card_call: bool) -> str:
     return "equity.json" if card_call else "equity_no_card_call.json"
 
 
-def _solve_group(states, equity, card_call, target):
-    """One process's share of a line of the table: solve, store, return the figures."""
-    from simulators.truc.solver.solutions import store_state
+def _solve_group(states, equity, card_call, target, resume=False):
+    """One process's share of the table: solve, store, return the figures (with
+    ``resume``, states already stored with these settings are read back instead)."""
+    from simulators.truc.solver.solutions import load_state, store_state
 
+    if resume:
+        found = [load_state(s, "manche", card_call, target) for s in states]
+        if all(f is not None for f in found):
+            return [(f.scores, f.value, f.exploitability, f.iterations, f.seconds)
+                    for f in found]
     results, solvers = solve_states(states, "manche", equity, card_call, target,
                                     keep_solvers=True)
     for result, solver in zip(results, solvers, strict=True):
@@ -213,31 +220,56 @@ def _solve_group(states, equity, card_call, target):
     return [(r.scores, r.value, r.exploitability, r.iterations, r.seconds) for r in results]
 
 
+def _needs(state) -> set:
+    """The states whose equity the manche scoring of ``state`` reads."""
+    a, b = state
+    return ({(b, a + p) for p in range(1, TARGET - a)}
+            | {(b + p, a) for p in range(1, TARGET - b)})
+
+
+def _groups():
+    """Every state once, (a, b) with (b, a): the null deal couples them."""
+    return [[(a, b)] + ([(b, a)] if a != b else []) for a in range(TARGET)
+            for b in range(a, TARGET)]
+
+
 def compute_equity(card_call: bool = True, target: float = 0.005, n_jobs: int = 1,
-                   log=None) -> dict:
-    """Solve every state from a + b = 22 down to 0 (module docstring); store each state's
-    strategy in the cache; return the table (see :func:`table_document`)."""
-    from joblib import Parallel, delayed
+                   log=None, resume: bool = False) -> dict:
+    """Solve every state, each as soon as the states its payoffs read are solved (module
+    docstring); store each state's strategy in the cache; return the table (see
+    :func:`table_document`). ``resume`` reads back states stored by an interrupted run."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     equity = np.full((TARGET, TARGET), np.nan)
     exploit = np.full((TARGET, TARGET), np.nan)
     iterations = np.zeros((TARGET, TARGET), dtype=np.int64)
     seconds = np.zeros((TARGET, TARGET))
     began = time.perf_counter()
-    with Parallel(n_jobs=n_jobs) as parallel:
-        for total in range(2 * TARGET - 2, -1, -1):
-            groups = [[(a, total - a)] + ([(total - a, a)] if 2 * a != total else [])
-                      for a in range(max(0, total - TARGET + 1), total // 2 + 1)]
-            done = parallel(delayed(_solve_group)(g, equity.copy(), card_call, target)
-                            for g in groups)
-            for scores, value, expl, its, secs in (row for rows in done for row in rows):
-                equity[scores], exploit[scores] = value, expl
-                iterations[scores], seconds[scores] = its, secs
-            if log:
-                line = [s for g in groups for s in g]
-                log(f"a + b = {total}: {len(line)} states, largest exploitability "
-                    f"{max(exploit[s] for s in line):.5f}, "
-                    f"{time.perf_counter() - began:.0f} s so far")
+    workers = n_jobs if n_jobs > 0 else (os.cpu_count() or 1)
+    pending = sorted(_groups(), key=lambda g: -sum(g[0]))  # near 12 first
+    solved: set = set()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        running = {}
+        while pending or running:
+            for group in [g for g in pending
+                          if all(n in solved or n in g for s in g for n in _needs(s))]:
+                if len(running) >= workers:
+                    break
+                pending.remove(group)
+                running[pool.submit(_solve_group, group, equity.copy(), card_call, target,
+                                    resume)] = group
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                running.pop(future)
+                for scores, value, expl, its, secs in future.result():
+                    equity[scores], exploit[scores] = value, expl
+                    iterations[scores], seconds[scores] = its, secs
+                    solved.add(tuple(scores))
+                    if log:
+                        log(f"{scores[0]}-{scores[1]}: chance {value:.4f}, exploitability "
+                            f"{expl:.5f}, {its} iterations, {secs:.0f} s "
+                            f"({len(solved)}/{TARGET * TARGET} states, "
+                            f"{time.perf_counter() - began:.0f} s so far)")
     return table_document(equity, exploit, iterations, seconds, card_call, target,
                           time.perf_counter() - began, n_jobs)
 
@@ -286,10 +318,12 @@ def main(argv=None) -> int:
     parser.add_argument("--target", type=float, default=0.005)
     parser.add_argument("--no-card-call", action="store_true")
     parser.add_argument("--out", type=Path, help="default: the package's data/ table")
+    parser.add_argument("--resume", action="store_true",
+                        help="read back the states an interrupted run stored")
     args = parser.parse_args(argv)
     card_call = not args.no_card_call
     doc = compute_equity(card_call, args.target, args.n_jobs,
-                         log=lambda m: print(m, flush=True))
+                         log=lambda m: print(m, flush=True), resume=args.resume)
     out = args.out or DATA / _table_name(card_call)
     out.write_text(json.dumps(doc, indent=1))
     print(f"wrote {out}: largest exploitability {doc['largest_exploitability']:.5f}, "
