@@ -893,19 +893,24 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     rep.add_argument("--quiet", action="store_true", help="no progress lines")
     rep.set_defaults(run=cmd_report)
 
-    solvers = [g for g in scope if g.solve is not None]
-    if solvers:
-        solve = commands.add_parser("solve", help="exact solver: a game solved by CFR+, its "
-                                                  "value and exploitability "
-                                                  f"({', '.join(g.name for g in solvers)})")
-        solve.add_argument("game", choices=[g.name for g in solvers])
-        solve.add_argument("--json", action="store_true", help="print one JSON object")
-        for g in solvers:
-            g.solve.add_arguments(solve)
-        solve.set_defaults(run=cmd_solve)
-
+    _add_solve_command(commands, scope)
     _add_discovery_commands(commands)
     return parser
+
+
+def _add_solve_command(commands, scope) -> None:
+    """solve GAME: the games with an exact solver (Game.solve) declare its flags."""
+    solvers = [g for g in scope if g.solve is not None]
+    if not solvers:
+        return
+    solve = commands.add_parser("solve", help="exact solver: a game solved by CFR+, its value "
+                                              "and exploitability "
+                                              f"({', '.join(g.name for g in solvers)})")
+    solve.add_argument("game", choices=[g.name for g in solvers])
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    for g in solvers:
+        g.solve.add_arguments(solve)
+    solve.set_defaults(run=cmd_solve)
 
 
 def _add_discovery_commands(commands) -> None:

@@ -77,79 +77,74 @@ def build_round_tree(deal: DealTree) -> RoundTree:
     same); the next hand's value comes in through ``set_redeal``.
     """
     t = deal.tree
-    hands = 1
-    n, types = t.n_nodes, len(t.type_names[0])
-    n_head = 4 * hands + 1  # per hand: non-dealer's call, A, dealer's call, B; then the redeal
-    total = n_head + 2 * hands * (n - 1)
-    base = tuple(n_head + i * (n - 1) for i in range(2 * hands))
-    roots = tuple(4 * (i // 2) + 1 + 2 * (i % 2) for i in range(2 * hands))
-    player = np.empty(total, dtype=np.int8)
-    parent = np.empty(total, dtype=np.int32)
-    child_start = np.zeros(total, dtype=np.int32)
-    n_children = np.zeros(total, dtype=np.int32)
-    action = np.empty(total, dtype=np.int16)
-    outcome = np.zeros((total, 3))
-    kind = np.empty(total, dtype=np.int8)
-    calls = np.array([4 * (i // 2) + 2 * (i % 2) for i in range(2 * hands)])  # 0, 2, 4, 6, ..
-    player[calls] = np.tile([0, 1], hands)
-    player[n_head - 1] = TERMINAL
-    kind[calls] = K_CALL
-    kind[n_head - 1] = 4  # deal.K_END
-    parent[0] = -1
-    for c in calls:
-        child_start[c], n_children[c] = c + 1, 2
-        parent[c + 1] = parent[c + 2] = c
-        action[c + 1], action[c + 2] = KEEP, ASK
-    action[0] = -1
-    calls_and_redeal = np.append(calls, n_head - 1)
-    head = 2 * types * len(calls_and_redeal)
-    entries = t.n_entries
-    entry_start = np.zeros((total, 2), dtype=np.int64)
-    entry_count = np.zeros((total, 2), dtype=np.int32)
-    entry_type = np.empty(head + 2 * hands * entries, dtype=np.int16)
-    entry_parent = np.empty(head + 2 * hands * entries, dtype=np.int64)
-    entry_sign = np.ones(head + 2 * hands * entries, dtype=np.int8)
+    n, types, entries = t.n_nodes, len(t.type_names[0]), t.n_entries
+    total = 5 + 2 * (n - 1)
+    head = 6 * types  # every hand of both players at the two calls and the redeal
+    out = {
+        "player": np.empty(total, dtype=np.int8), "parent": np.empty(total, dtype=np.int32),
+        "child_start": np.zeros(total, dtype=np.int32),
+        "n_children": np.zeros(total, dtype=np.int32),
+        "action": np.empty(total, dtype=np.int16), "outcome_payoff": np.zeros((total, 3)),
+        "kind": np.empty(total, dtype=np.int8),
+        "entry_start": np.zeros((total, 2), dtype=np.int64),
+        "entry_count": np.zeros((total, 2), dtype=np.int32),
+        "entry_type": np.empty(head + 2 * entries, dtype=np.int16),
+        "entry_parent": np.empty(head + 2 * entries, dtype=np.int64),
+        "entry_sign": np.ones(head + 2 * entries, dtype=np.int8),
+    }
+    out["player"][[0, 2, REDEAL]] = (0, 1, TERMINAL)
+    out["parent"][:5] = (-1, 0, 0, 2, 2)
+    out["child_start"][[0, 2]] = (1, 3)
+    out["n_children"][[0, 2]] = 2
+    out["action"][:5] = (-1, KEEP, ASK, KEEP, ASK)
+    out["kind"][[0, 2, REDEAL]] = (K_CALL, K_CALL, 4)  # the redeal ends the round (K_END)
     every = np.arange(types)
-    for slot, node in enumerate(calls_and_redeal):  # every hand is possible before the play
+    for slot, node in enumerate((0, 2, REDEAL)):
         for p in (0, 1):
             s = (2 * slot + p) * types
-            entry_start[node, p], entry_count[node, p] = s, types
-            entry_type[s:s + types] = every
-            entry_parent[s:s + types] = -1 if node == 0 else \
-                entry_start[parent[node], p] + every
-    for i in range(2 * hands):
-        m = np.empty(n, dtype=np.int64)
-        m[0] = roots[i]
-        m[1:] = base[i] + np.arange(n - 1)
-        player[m] = t.player
-        parent[m[1:]] = m[t.parent[1:]]
-        child_start[m] = np.where(t.n_children > 0, m[t.child_start], 0)
-        n_children[m] = t.n_children
-        action[m[1:]] = t.action[1:]
-        outcome[m] = t.outcome_payoff
-        kind[m] = deal.kind
-        offset = head + i * entries
-        entry_start[m] = t.entry_start + offset
-        entry_count[m] = t.entry_count
-        span = slice(offset, offset + entries)
-        entry_type[span] = t.entry_type
-        entry_sign[span] = t.entry_sign
-        entry_parent[span] = t.entry_parent + offset
-        top = entry_start[parent[roots[i]]]  # the call node the copy hangs from
-        # the card play's root entries are every hand of player 0, then of player 1
-        entry_parent[offset:offset + 2 * types] = np.concatenate([top[0] + every,
-                                                                  top[1] + every])
-    names = t.action_names + ("keep", "ask")
-    tree = PublicTree(
-        player=player, parent=parent, child_start=child_start, n_children=n_children,
-        action=action, payoff=outcome[:, 2].copy(), showdown=np.zeros(total, dtype=bool),
-        context=np.zeros(total, dtype=np.int8), entry_start=entry_start,
-        entry_count=entry_count, entry_type=entry_type, entry_parent=entry_parent,
-        entry_sign=entry_sign, weight=t.weight, sign=t.sign, action_names=names,
-        type_names=t.type_names, outcome_payoff=outcome)
+            out["entry_start"][node, p], out["entry_count"][node, p] = s, types
+            out["entry_type"][s:s + types] = every
+            out["entry_parent"][s:s + types] = -1 if node == 0 else \
+                out["entry_start"][out["parent"][node], p] + every
+    base = (5, 5 + n - 1)
+    for i in (0, 1):
+        _place_copy(deal, out, COPY_ROOTS[i], base[i], head + i * entries)
+    kind = out.pop("kind")
+    tree = PublicTree(payoff=out["outcome_payoff"][:, 2].copy(),
+                      showdown=np.zeros(total, dtype=bool), context=np.zeros(total, np.int8),
+                      weight=t.weight, sign=t.sign, action_names=t.action_names + ("keep", "ask"),
+                      type_names=t.type_names, **out)
     tree.validate()
-    return RoundTree(deal=deal, tree=tree, kind=kind, copy_roots=roots, copy_base=base,
-                     redeal=n_head - 1)
+    return RoundTree(deal=deal, tree=tree, kind=kind, copy_roots=COPY_ROOTS, copy_base=base,
+                     redeal=REDEAL)
+
+
+def _place_copy(deal: DealTree, out: dict, root: int, base: int, offset: int) -> None:
+    """Write the card-play tree into the round's arrays: its root at node ``root``, its node
+    k >= 1 at ``base + k - 1``, its entries from ``offset``; its root entries (every hand of
+    player 0, then of player 1) hang from the call node above ``root``."""
+    t = deal.tree
+    n, types = t.n_nodes, len(t.type_names[0])
+    m = np.empty(n, dtype=np.int64)
+    m[0] = root
+    m[1:] = base + np.arange(n - 1)
+    out["player"][m] = t.player
+    out["parent"][m[1:]] = m[t.parent[1:]]
+    out["child_start"][m] = np.where(t.n_children > 0, m[t.child_start], 0)
+    out["n_children"][m] = t.n_children
+    out["action"][m[1:]] = t.action[1:]
+    out["outcome_payoff"][m] = t.outcome_payoff
+    out["kind"][m] = deal.kind
+    out["entry_start"][m] = t.entry_start + offset
+    out["entry_count"][m] = t.entry_count
+    span = slice(offset, offset + t.n_entries)
+    out["entry_type"][span] = t.entry_type
+    out["entry_sign"][span] = t.entry_sign
+    out["entry_parent"][span] = t.entry_parent + offset
+    top = out["entry_start"][out["parent"][root]]
+    every = np.arange(types)
+    out["entry_parent"][offset:offset + 2 * types] = np.concatenate([top[0] + every,
+                                                                     top[1] + every])
 
 
 def set_redeal(tree: PublicTree, value: float) -> None:
