@@ -171,3 +171,17 @@ def test_score_aware_needs_the_card_call():
 
     with pytest.raises(ValueError, match="score_aware needs card_call"):
         make_policy("equilibrium", card_call=False)
+
+
+def test_every_state_is_solved_once_after_the_states_it_reads():
+    """Scores never go down (TR-4..TR-6): a state's payoffs read only states with more
+    points, so the table can be solved from 11-11 down; (a, b) and (b, a) go together."""
+    from simulators.truc.solver.manche import _groups, _needs
+
+    groups = _groups()
+    states = [s for g in groups for s in g]
+    assert len(states) == len(set(states)) == TARGET * TARGET
+    for group in groups:
+        for a, b in group:
+            assert all(x + y > a + b for x, y in _needs((a, b)))
+    assert _needs((10, 3)) == {(3, 11)} | {(3 + p, 10) for p in range(1, 9)}
