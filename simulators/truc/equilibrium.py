@@ -39,9 +39,8 @@ from simulators.truc import rules as R
 PASS, PROPOSE, REFUSE, ACCEPT, COUNTER, PLAY = 0, 1, 2, 3, 4, 5
 
 M_PROPOSE, M_ANSWER, M_REPLY, M_PLAY = 0, 1, 2, 3
-_SOLVED: dict = {}  # (scores, target) -> (SolvedDeal, hand values per seat); per process
-# card_call false: the deal without the call
-_TYPE_INDEX: dict = {}  # id(deal tree) -> (deal tree, hand index table)
+_SOLVED: dict = {}  # card_call false: (scores, target) -> (SolvedDeal, hand values per seat)
+_TYPE_INDEX: dict = {}  # id(deal tree) -> (deal tree, hand index table); "full" -> table
 
 
 def load_solution(scores=(0, 0), target: float = 0.005):
@@ -56,14 +55,20 @@ def load_solution(scores=(0, 0), target: float = 0.005):
     return _SOLVED[key]
 
 
+def _hand_index(type_counts: np.ndarray) -> np.ndarray:
+    """Base-5 code of a hand's rank counts -> hand index (-1 if not a hand)."""
+    table = np.full(5 ** 8, -1, dtype=np.int64)
+    codes = type_counts.astype(np.int64) @ (5 ** np.arange(8))
+    table[codes] = np.arange(len(codes))
+    return table
+
+
 def _type_index(deal) -> np.ndarray:
-    """Base-5 code of a hand's rank counts -> hand index (-1 if not a hand), once per deal."""
+    """:func:`_hand_index` of a deal tree's hands, once per deal."""
     cached = _TYPE_INDEX.get(id(deal))
     if cached is not None and cached[0] is deal:
         return cached[1]
-    table = np.full(5 ** 8, -1, dtype=np.int64)
-    codes = deal.type_counts.astype(np.int64) @ (5 ** np.arange(8))
-    table[codes] = np.arange(len(codes))
+    table = _hand_index(deal.type_counts)
     _TYPE_INDEX[id(deal)] = (deal, table)
     return table
 
@@ -89,14 +94,11 @@ def load_state(scores, payoff: str, target: float):
 
 
 def _full_deck_type_index() -> np.ndarray:
-    """Base-5 code of a hand's rank counts -> hand index in the 32-card deal tree."""
+    """:func:`_hand_index` of the 32-card deal's hands (every stored state's)."""
     if "full" not in _TYPE_INDEX:
         from simulators.truc.solver.deal import DealSpec, _type_counts
 
-        table = np.full(5 ** 8, -1, dtype=np.int64)
-        codes = _type_counts(DealSpec()).astype(np.int64) @ (5 ** np.arange(8))
-        table[codes] = np.arange(len(codes))
-        _TYPE_INDEX["full"] = table
+        _TYPE_INDEX["full"] = _hand_index(_type_counts(DealSpec()))
     return _TYPE_INDEX["full"]
 
 
