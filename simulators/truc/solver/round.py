@@ -156,10 +156,11 @@ def set_redeal(tree: PublicTree, value: float) -> None:
 class RoundValues:
     """The five-hand game (TR-2) played with a stationary strategy, exactly.
 
-    ``value``: the non-dealer's expected payoff; ``best`` (2,): each seat's
-    best-response payoff (seat 1's in its own terms); ``exploitability``:
-    half their sum minus nothing (the NashConv over two); ``by_hand``: the
-    value from each hand number on (hand 0 = the whole deal).
+    ``value``: the non-dealer's expected payoff; ``best`` (2,): what a best
+    response gets in each seat, each in its own terms (the dealer's is minus
+    the non-dealer's payoff); ``exploitability``: half their sum, half the
+    NashConv (zero at an equilibrium); ``by_hand``: the value from each hand
+    number on (hand 0 = the whole deal).
     """
 
     value: float
