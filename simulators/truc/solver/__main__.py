@@ -1,4 +1,7 @@
-"""Solve Truc deals and print their values and the shipped policies' exploitability.
+"""Solve Truc deals without the card call; print their values and the policies' exploitability.
+
+The game as played — the card call inside, the manche over the scores — is
+``tapisvert solve truc`` (``simulators/truc/solver/command.py``).
 
 Run::
 
