@@ -41,7 +41,7 @@ def test_the_manche_scoring_is_the_chance_after_each_result():
     assert list(points_scoring()[[0, ZERO, -1]]) == [-TARGET, 0, TARGET]
 
 
-def test_eleven_all_manche_value_is_the_engines_chance():
+def test_eleven_all_manche_value_is_the_engines_chance(solver_cache):
     """At 11-11 any point wins the manche (no proposal fits, TR-5), and a null or abandoned
     deal passes the deal at the same scores: the solver's chance E must equal the engine's
     P(win) + P(null) (1 - E), played by the score-aware policy with the card call."""
