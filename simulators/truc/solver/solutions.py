@@ -173,6 +173,20 @@ def _save_dir(path: Path, arrays: dict, meta: dict | None = None) -> None:
             shutil.rmtree(tmp)
 
 
+def compact_lookup(arrays: dict) -> dict:
+    """The lookup arrays in the smallest dtypes that hold them (half the disk and page cache:
+    hands and labels fit int8, entry offsets int32)."""
+    out = {}
+    for name, a in arrays.items():
+        a = np.asarray(a)
+        for dtype in (np.int8, np.int16, np.int32, np.int64):
+            info = np.iinfo(dtype)
+            if a.size == 0 or (a.min() >= info.min and a.max() <= info.max):
+                out[name] = a.astype(dtype)
+                break
+    return out
+
+
 def store_state(result, solver) -> Path:
     """Keep a :class:`~.manche.StateResult` (and its deal's lookup arrays) in the cache."""
     from simulators.truc.solver.round import COPY_ROOTS
@@ -180,8 +194,8 @@ def store_state(result, solver) -> Path:
     deal_tree = solver.deal.tree
     lookup = _lookup_dir(result.scores)
     if not lookup.exists():
-        _save_dir(lookup, {**{k: getattr(deal_tree, k) for k in LOOKUP_ARRAYS if k != "kind"},
-                           "kind": solver.deal.kind})
+        _save_dir(lookup, compact_lookup({**{k: getattr(deal_tree, k) for k in LOOKUP_ARRAYS
+                                             if k != "kind"}, "kind": solver.deal.kind}))
     types = len(solver.deal.types)
     strategy = result.strategy
     if result.card_call:
