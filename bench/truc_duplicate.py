@@ -21,25 +21,12 @@ import time
 import numpy as np
 
 
-def _policy(text: str):
-    from simulators.truc.game import make_policy
-    from simulators.truc.policies import POLICIES
-
-    name, _, rest = text.partition(":")
-    params = {}
-    declared = POLICIES[name].parameters() if name in POLICIES else {}
-    for item in filter(None, rest.split(",")):
-        key, _, value = item.partition("=")
-        kind = type(declared[key]["default"]) if key in declared else str
-        params[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
-    return make_policy(name, **params)
-
-
 def _chunk(a_text, b_text, first, n, seed):
     from simulators.truc import rules as R
     from simulators.truc.engine import simulate_matches
+    from simulators.truc.game import policy_from_text
 
-    a, b = _policy(a_text), _policy(b_text)
+    a, b = policy_from_text(a_text), policy_from_text(b_text)
     config = R.TrucConfig()
     out = []
     for seat_a, policies in ((0, [a, b]), (1, [b, a])):
@@ -61,7 +48,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--n-jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    _policy(args.a), _policy(args.b)  # bad names or parameters fail before any work
+    from simulators.truc.game import policy_from_text
+
+    for text in (args.a, args.b):  # bad names or parameters fail before any work
+        try:
+            policy_from_text(text)
+        except (TypeError, ValueError) as exc:
+            parser.error(str(exc))
     from joblib import Parallel, delayed
 
     began = time.perf_counter()

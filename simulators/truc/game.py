@@ -194,3 +194,18 @@ GAME = Game(
     rules_doc="docs/rules/truc.md", solve=_solve_hook(),
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated
+
+
+def policy_from_text(text: str):
+    """A registered policy from ``name`` or ``name:param=value,param=value`` (the benches'
+    and the solver's command lines); values typed from the parameter's default."""
+    name, _, rest = text.partition(":")
+    if name not in POLICIES:
+        raise ValueError(f"unknown policy {name!r} (known: {', '.join(sorted(POLICIES))})")
+    declared = POLICIES[name].parameters()
+    params = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        kind = type(declared[key]["default"]) if key in declared else str
+        params[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
+    return make_policy(name, **params)

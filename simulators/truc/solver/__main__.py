@@ -44,22 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=float, default=0.005)
     parser.add_argument("--noise-levels", type=int, default=20)
     args = parser.parse_args(argv)
-    from simulators.truc.game import make_policy
-    from simulators.truc.policies import POLICIES
+    from simulators.truc.game import policy_from_text
 
     policies = []
     for text in args.policies:
-        name, _, rest = text.partition(":")
-        if name not in POLICIES:
-            parser.error(f"unknown policy {name!r} (known: {', '.join(sorted(POLICIES))})")
-        params = {}
-        declared = POLICIES[name].parameters()
-        for item in filter(None, rest.split(",")):
-            key, _, value = item.partition("=")
-            kind = type(declared[key]["default"]) if key in declared else str
-            params[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
         try:
-            policies.append((text, make_policy(name, **params)))
+            policies.append((text, policy_from_text(text)))
         except (TypeError, ValueError) as exc:
             parser.error(str(exc))
     if not 0 < args.target < 1:
