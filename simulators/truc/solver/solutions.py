@@ -189,7 +189,7 @@ def compact_lookup(arrays: dict) -> dict:
 
 def store_state(result, solver) -> Path:
     """Keep a :class:`~.manche.StateResult` (and its deal's lookup arrays) in the cache."""
-    from simulators.truc.solver.round import COPY_ROOTS
+    from simulators.truc.solver.round import COPY_ROOTS, REDEAL
 
     deal_tree = solver.deal.tree
     lookup = _lookup_dir(result.scores)
@@ -200,8 +200,9 @@ def store_state(result, solver) -> Path:
     strategy = result.strategy
     if result.card_call:
         tree = solver.tree
-        ask_nd = strategy[tree.entry_start[2, 0]:tree.entry_start[2, 0] + types]
-        ask_d = strategy[tree.entry_start[4, 1]:tree.entry_start[4, 1] + types]
+        asked = tree.child_start[0] + 1  # the non-dealer's ask: the dealer's call node
+        ask_nd = strategy[tree.entry_start[asked, 0]:][:types]
+        ask_d = strategy[tree.entry_start[REDEAL, 1]:][:types]  # his ask: the redeal
         call = np.stack([ask_nd, ask_d])
         play = np.stack([strategy[tree.entry_start[root, 0]:][:deal_tree.n_entries]
                          for root in COPY_ROOTS])
