@@ -106,7 +106,7 @@ def text(doc: dict) -> str:
                 "dealer's):", "     " + "".join(f"{b:>6}" for b in range(TARGET))]
         for a, row in enumerate(doc["win_probability"]):
             rows.append(f"{a:>4} " + "".join(f"{x:6.3f}" for x in row))
-        rows.append(f"largest exploitability {doc['largest_exploitability']:.4f} (chance of "
+        rows.append(f"largest exploitability {doc['largest_exploitability']:.5f} (chance of "
                     f"the manche); solved in {doc['seconds']:.0f} s with {doc['n_jobs']} "
                     "jobs")
         return "\n".join(rows)
