@@ -38,7 +38,12 @@ def jit_once(namespace: MutableMapping, names: Iterable[str], inline: Iterable[s
         import numba
 
         for name in inline:
-            namespace[name] = numba.njit(cache=True, nogil=True, inline="always")(namespace[name])
+            if not hasattr(namespace[name], "py_func"):
+                namespace[name] = numba.njit(cache=True, nogil=True,
+                                             inline="always")(namespace[name])
         for name in names:
-            namespace[name] = numba.njit(cache=True, nogil=True)(namespace[name])
+            # a kernel imported from a module whose own jit_once ran first is already its
+            # compiled twin: keep it (which module compiles first depends on use order)
+            if not hasattr(namespace[name], "py_func"):
+                namespace[name] = numba.njit(cache=True, nogil=True)(namespace[name])
         _COMPILED.add(key)

@@ -48,3 +48,19 @@ def test_first_use_compiles_and_imports_numba():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=900)
     assert done.stdout.strip() == "True", done.stderr[-2000:]
+
+
+def test_a_kernel_imported_already_compiled_is_kept():
+    """policy_eval imports lookup's _entry: whichever module compiles first, the other
+    keeps the twin (it used to raise when lookup compiled first)."""
+    probe = ("from simulators.truc.solver import lookup\n"
+             "lookup.kernels()\n"
+             "from simulators.truc.solver import policy_eval\n"
+             "from simulators.core.jit import jit_once\n"
+             "jit_once(vars(policy_eval), ('_entry', '_history', '_scatter'))\n"
+             "assert policy_eval._entry is lookup._entry\n"
+             "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
