@@ -62,6 +62,22 @@ def _obs(config: R.BangoConfig, question: OddsQuestion):
                      config.n_players, question.stock_left)
 
 
+def _tiled(o, centre, length, noise, stock_left: int):
+    """The question's one-row observation repeated for each centre (what a drawer sees after
+    each draw: the centre grown, the stock shrunk by the cards revealed)."""
+    n = len(centre)
+    return o._replace(
+        seat=np.zeros(n, np.int8), active=np.zeros(n, np.int8),
+        hand=np.repeat(o.hand, n, 0), centre=centre, centre_len=length,
+        revealed=centre[np.arange(n), np.maximum(length - 1, 0)],
+        exploded=np.zeros(n, bool), position=np.full(n, -1),
+        seq_mask=np.repeat(o.seq_mask, n, 0), seq_colours=np.repeat(o.seq_colours, n, 0),
+        n_open=np.repeat(o.n_open, n, 0), public=np.repeat(o.public, n, 0),
+        hand_sizes=np.repeat(o.hand_sizes, n, 0),
+        stock_left=np.full(n, stock_left) - (length - o.centre_len[0]),
+        forced=np.zeros(n, bool), noise=noise)
+
+
 def play_odds(config: R.BangoConfig, policies, question: OddsQuestion, count: int,
               seed: int, first: int = 0) -> pl.DataFrame:
     """Completions ``first .. first + count - 1`` of the unseen cards, each played with both
@@ -85,17 +101,7 @@ def play_odds(config: R.BangoConfig, policies, question: OddsQuestion, count: in
     rows = np.arange(count)
 
     def tiled(o, centre, length, noise):
-        return o._replace(
-            seat=np.zeros(len(centre), np.int8), active=np.zeros(len(centre), np.int8),
-            hand=np.repeat(o.hand, len(centre), 0), centre=centre, centre_len=length,
-            revealed=centre[np.arange(len(centre)), np.maximum(length - 1, 0)],
-            exploded=np.zeros(len(centre), bool), position=np.full(len(centre), -1),
-            seq_mask=np.repeat(o.seq_mask, len(centre), 0),
-            seq_colours=np.repeat(o.seq_colours, len(centre), 0),
-            n_open=np.repeat(o.n_open, len(centre), 0), public=np.repeat(o.public, len(centre), 0),
-            hand_sizes=np.repeat(o.hand_sizes, len(centre), 0),
-            stock_left=np.full(len(centre), question.stock_left) - (length - o.centre_len[0]),
-            forced=np.zeros(len(centre), bool), noise=noise)
+        return _tiled(o, centre, length, noise, question.stock_left)
 
     def noise_for(step):
         if not getattr(policy, "uses_noise", False):
