@@ -493,7 +493,7 @@ def _play_tricks(config, dispatch, hands, discarded, hand_no, dealer, scores, no
     history[:, :, H_SCORE] = _by_seat(mine(scores), d)
     history[:, :, H_DEALER] = d[:, None] == np.arange(2)
     history[:, :, H_DISCARDED].view(U32)[:, :, 0] = _by_seat(mine(discarded), d)
-    played_hand = mine(hand_no).astype(np.intp)  # public: the non-dealer asked, the dealer kept
+    played_hand = mine(hand_no).astype(np.intp)  # TR-2, public: he asked, the dealer kept
     history[:, :, H_ASKED] = (mine(calls)[np.arange(m), 2 * played_hand] == 1)[:, None]
     deals = _Deals(rows, history, np.zeros((m, R.N_SLOTS), I8),
                    np.full(m, R.START_STAKE, I8), np.full(m, R.ABANDONED, I8),

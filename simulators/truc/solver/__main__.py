@@ -17,19 +17,10 @@ import argparse
 import sys
 import time
 
+from simulators.truc.solver.command import _scores  # one parser of "A,B" / "A-B"
+
 BANCO_SCORES = ("0-0", "6-6", "9-9", "10-10", "11-11", "10-3", "3-10", "9-6", "6-9", "11-0",
                 "0-11")
-
-
-def _scores(text: str) -> tuple[int, int]:
-    try:
-        a, b = (int(x) for x in text.split("-"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"scores must look like 10-3 (non-dealer-dealer), got {text!r}") from None
-    if not (0 <= a < 12 and 0 <= b < 12):
-        raise argparse.ArgumentTypeError(f"scores must be in 0..11, got {text!r}")
-    return a, b
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulators.truc import rules as R
 from simulators.truc.solver import cfr
 from simulators.truc.solver.deal import PLAY, DealTree
 from simulators.truc.solver.tree import TERMINAL, PublicTree
@@ -41,7 +42,7 @@ KEEP, ASK = PLAY + 8, PLAY + 9  # action labels of the call (after the eight ran
 K_CALL = 6  # node kind of a call decision (deal.py's kinds are 0..5)
 REDEAL = 4  # the stationary round's redeal terminal (node of the double ask)
 COPY_ROOTS = (1, 3)  # its card play A (non-dealer kept), B (he asked, the dealer kept)
-MAX_HANDS = 5  # TR-2: a 32-card deck deals five pairs of hands; a sixth cannot be dealt
+MAX_HANDS = R.MAX_HANDS  # TR-2: a 32-card deck deals five pairs of hands, not a sixth
 
 
 @dataclass(frozen=True)
