@@ -45,7 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulators.core import tricks
-from simulators.core.bits import lowest_index32, popcount32
+from simulators.core.bits import highest_index32, lowest_index32, popcount32
 from simulators.core.jit import jit_once
 from simulators.core.tricks import (
     CLOCKWISE,
@@ -95,35 +95,29 @@ def _tt_hit(tt_keys, tt_meta, idx, hands, n, meta):
     return True
 
 
-def _moves(hands, seat, legal, alive, pts):
-    """The legal cards worth searching: of each run of cards of ``seat``'s hand that no
-    live card separates in their suit and that are worth the same points, the strongest."""
-    hand = hands[seat]
-    out = np.uint32(0)
-    for s in range(4):
-        prev_mine = False
-        prev_points = np.int64(-1)
-        for r in range(8):
-            c = 4 * r + s
-            bit = np.uint32(1) << np.uint32(c)
-            if alive & bit == 0:
-                continue  # played: it separates nothing
-            if hand & bit == 0:
-                prev_mine = False
-                continue
-            if legal & bit:
-                if not (prev_mine and pts[c] == prev_points):
-                    out |= bit
-                prev_mine = True
-                prev_points = pts[c]
-            else:
-                prev_mine = False
+def _moves(legal, alive, pts):
+    """The legal cards worth searching: a legal card whose nearest stronger live card of its
+    suit is also legal (so in the same hand) and worth the same points is left out, since
+    the two lead to the same values."""
+    out = legal
+    m = legal
+    while m:
+        c = lowest_index32(m)
+        m &= m - np.uint32(1)
+        above = STRONGER[c] & alive
+        if above:
+            nearest = highest_index32(above)
+            if (legal >> np.uint32(nearest)) & np.uint32(1) and pts[nearest] == pts[c]:
+                out &= ~(np.uint32(1) << np.uint32(c))
     return out
 
 
 def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, pts, hint, out,
            scores):
     """Write ``moves`` into ``out`` best-first (see the module docstring); returns the count."""
+    if moves & (moves - np.uint32(1)) == 0:  # one card: nothing to order
+        out[0] = lowest_index32(moves)
+        return 1
     n_moves = 0
     m = moves
     while m:
@@ -138,7 +132,7 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
             # a master (no live card of its suit beats it) first, the most points first;
             # else the weakest, cheapest cards
             if (STRONGER[c] & alive) == 0:
-                score = 1_000 + p * 8 + ((bit & trump) == 0) * 4
+                score = 1_000 + p * 8 + ((bit & trump) != 0) * 4
             else:
                 score = r - p * 8
         else:
@@ -243,7 +237,7 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                 legal = _legal_one(hand, led, best, best_trump, trump, opp_holds,
                                    ctx[CTX_FOLLOW], ctx[CTX_BEAT], ctx[CTX_TRUMP_DUTY],
                                    ctx[CTX_OVERTRUMP], ctx[CTX_UNDERTRUMP])
-            moves = _moves(hands, seat, legal, in_hands | table, pts)
+            moves = _moves(legal, in_hands | table, pts)
             fr[d, F_NM] = _order(moves, k, k == n - 1, led, best, best_trump, trump, opp_holds,
                                  in_hands | table, pts, hint, buf[d, 0], buf[d, 1])
             maximising = team[seat] == 0
@@ -388,9 +382,8 @@ def _mtd(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pt
          ctx, seat_of, team, pts, tt_keys, tt_meta, tt_lo, tt_hi, tt_move, counter, buf, fr):
     """The exact value by MTD(f): null-window searches until the bounds meet."""
     lower, upper = np.int64(0), rest
-    g = min(max(guess, lower), upper)
+    beta = min(max(guess, lower + 1), upper)
     while lower < upper:
-        beta = g + 1 if g == lower else g
         g = _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pts,
                     rest, beta - 1, beta, ctx, seat_of, team, pts, tt_keys, tt_meta, tt_lo,
                     tt_hi, tt_move, counter, buf, fr)
@@ -398,6 +391,7 @@ def _mtd(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pt
             upper = g
         else:
             lower = g
+        beta = (lower + upper + 1) // 2
     return lower
 
 
@@ -552,7 +546,7 @@ def _root_moves(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
             legal = _legal_one(hands[seat], led_mask, best, best_trump, np.uint32(trumps[r]),
                                opp, ctx[CTX_FOLLOW], ctx[CTX_BEAT], ctx[CTX_TRUMP_DUTY],
                                ctx[CTX_OVERTRUMP], ctx[CTX_UNDERTRUMP])
-        out[r] = _moves(hands, seat, legal, alive, pts)
+        out[r] = _moves(legal, alive, pts)
 
 
 # ---------------------------------------------------------------- Python side
@@ -759,7 +753,7 @@ def nodes_searched() -> int:
 
 _KERNELS = ("_tt_index", "_tt_hit", "_moves", "_order", "_search", "_points_left",
             "_enter_trick", "_mtd", "_row_setup", "_solve_rows", "_card_rows", "_root_moves")
-_INLINED = ("popcount32", "lowest_index32")
+_INLINED = ("popcount32", "lowest_index32", "highest_index32")
 
 
 def _kernels() -> None:
