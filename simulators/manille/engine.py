@@ -239,7 +239,8 @@ def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at)
     seat_hands = np.take_along_axis(hands, _position_of_seat(dealer), 1)
     table = ((trump == R.SANS_ATOUT) & (not config.sans_atout_must_beat)).astype(np.int8)
     record = _play_group(dispatch, units, seat_hands, dealer, trump, level,
-                         (R.MA5_DUTIES, R.MA5_SANS_ATOUT_DUTIES), table, noise_at)
+                         (R.MA5_DUTIES, R.MA5_SANS_ATOUT_DUTIES), table, noise_at,
+                         config.sans_atout_must_beat)
     plays, winners, won, tricks_won = record.plays, record.winners, record.won, record.tricks_won
     taking_seat = dealer.astype(np.intp)  # the dealer and his partner (MA-3)
     partner = (taking_seat + 2) & SEAT_MOD
@@ -260,21 +261,31 @@ def _position_of_seat(dealer: np.ndarray) -> np.ndarray:
     return POSITION_OF_SEAT[dealer]
 
 
-def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noise_at):
+def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noise_at,
+                sans_atout_must_beat=False):
     """Play the tricks (``table``: each row's index into ``duties``); the policies see a
     PlayObs per card."""
     trump_mask = SUIT_MASK5[trump]
     taking_team = dealer & 1
+    history: list[tricks.TrickRecord] = []
+
+    def keep_record(view: tricks.CardView, record: tricks.TrickRecord) -> None:
+        if not history:
+            history.append(record)  # the kernel's live record: the play so far, no copy
 
     def choose(view: tricks.CardView) -> np.ndarray:
         sub = slice(None) if view.rows is None else view.rows
         noise = noise_at(SLOT_PLAY + R.N_SEATS * view.trick + view.position)
         if noise is not None:
             noise = noise[sub]
+        plays, leaders = history[0].plays, history[0].leaders
+        if view.rows is not None:
+            plays, leaders = plays[view.rows], leaders[view.rows]
         obs = PlayObs(view.hand, view.legal, view.seat, view.position, view.trick, trump[sub],
                       trump_mask[sub], view.led_suit, view.led_mask, view.winning_card,
                       ~view.opponent_holds, view.table, view.played,
-                      (view.seat & 1) == taking_team[sub], level[sub], noise)
+                      (view.seat & 1) == taking_team[sub], level[sub], noise, plays, leaders,
+                      sans_atout_must_beat)
         return dispatch("play", obs, view.seat, I8)
 
     def describe(j: int, card: int, view: tricks.CardView) -> str:
@@ -284,7 +295,7 @@ def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noi
 
     leader = (dealer.astype(np.int64) - 1) & SEAT_MOD  # MA-5: the dealer's right leads
     return tricks.play_tricks(hands, leader, R.N_TRICKS, trump_mask, duties, table=table,
-                              choose=choose, team=TEAM_OF_SEAT, direction=tricks.COUNTER_CLOCKWISE,
+                              choose=choose, before_card=keep_record, team=TEAM_OF_SEAT, direction=tricks.COUNTER_CLOCKWISE,
                               units=units, describe=describe)
 
 

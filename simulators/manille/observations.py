@@ -74,6 +74,11 @@ class PlayObs(NamedTuple):
     trick. ``table`` masks the cards of this trick, ``played`` every card
     played in the deal so far (this trick included). ``taking`` is True for
     the seats of the dealer's team (MA-3); ``contre_level`` is 0, 1 or 2.
+    ``plays`` (tricks, 4 cards in play order, -1 not yet) and ``leaders``
+    (the seat that led each trick, -1 not yet) are the deal's play so far,
+    public to every player (a strong player reads voids from them); the
+    engine fills them, and a policy must not keep or write them.
+    ``sans_atout_must_beat`` is the table's rule option (MA-5).
     """
 
     hand: np.ndarray
@@ -92,3 +97,6 @@ class PlayObs(NamedTuple):
     taking: np.ndarray
     contre_level: np.ndarray
     noise: np.ndarray | None
+    plays: np.ndarray | None = None
+    leaders: np.ndarray | None = None
+    sans_atout_must_beat: bool = False

@@ -1,0 +1,348 @@
+"""Perfect-Information Monte Carlo for the 32-card trick games: the worlds a player cannot tell apart.
+
+It names no game. A PIMC player samples the hidden cards consistently with
+everything he has seen, solves each sampled world double-dummy
+(:mod:`simulators.core.double_dummy`) and plays the action with the best
+average. This module gives the two game-agnostic pieces:
+
+* :func:`read_history` — what the play so far reveals: who played what, who
+  won each trick, the trick in progress, and for every seat the cards it
+  **cannot** hold. A card ``c`` played into a trick proves that no card
+  ``x`` with ``c`` illegal in the hand ``{c, x}`` was in that hand: with the
+  duty tables of :class:`~simulators.core.tricks.Obligations` (follow, beat,
+  trump, overtrump: each a category of cards that excludes the others), a
+  hand makes ``c`` illegal exactly when it holds one such ``x``, so the
+  singleton test reads every void and every "could not beat / could not
+  trump" the play reveals, with the engines' own duty code.
+* :func:`sample_hands` — hidden cards dealt to hidden *slots* (the other
+  seats, and e.g. an espion set aside) **uniformly over every deal consistent
+  with the constraints**: each card's allowed slots and each slot's size.
+  Exact, not rejection: cards are grouped by their allowed slots, the number
+  of consistent deals is counted class by class (multinomials, dynamic
+  programming over the slots' remaining sizes), and each world is drawn by
+  sampling how many cards of each class go to each slot in proportion to
+  those counts, then which ones uniformly.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from simulators.core import tricks
+from simulators.core.jit import jit_once
+from simulators.core.tricks import CLOCKWISE, SUIT_MASK, Obligations, _legal_one
+
+U32 = np.uint32
+MAX_SLOTS = 4  # hidden slots a sampler fills: up to four other seats (or three and a set-aside)
+_FACTORIALS = np.array([math.factorial(i) for i in range(33)], dtype=np.float64)
+
+
+class History(NamedTuple):
+    """What one deal's play so far shows to everybody (one row; seats, not positions).
+
+    ``played_by[s]``: cards seat ``s`` played; ``cannot_hold[s]``: cards the
+    play proves ``s`` did not hold when it played (so does not hold now);
+    ``won_by[s]``: cards of the complete tricks ``s`` won; ``trick`` and
+    ``leader``: the cards of the trick in progress in play order (-1 padded)
+    and the seat that led it (or leads next); ``tricks_done``: complete tricks.
+    """
+
+    played_by: np.ndarray
+    cannot_hold: np.ndarray
+    won_by: np.ndarray
+    trick: np.ndarray
+    leader: int
+    tricks_done: int
+
+
+def _history(plays, leaders, n, seat_of, trump, duties, team, played_by, cannot_hold, won_by,
+             trick):
+    """Fill the History arrays from ``plays`` (tricks, n) and ``leaders`` (tricks,);
+    returns (leader of the trick in progress, complete tricks)."""
+    for s in range(n):
+        played_by[s] = 0
+        cannot_hold[s] = 0
+        won_by[s] = 0
+        trick[s] = -1
+    leader = np.int64(leaders[0])
+    done = 0
+    for t in range(plays.shape[0]):
+        if leaders[t] < 0 or plays[t, 0] < 0:
+            break
+        leader = np.int64(leaders[t])
+        led = np.uint32(0)
+        best = np.int64(-1)
+        best_pos = np.int64(0)
+        best_trump = False
+        table = np.uint32(0)
+        complete = True
+        for k in range(n):
+            c = np.int64(plays[t, k])
+            if c < 0:
+                complete = False
+                break
+            seat = seat_of[leader * n + k]
+            bit = np.uint32(1) << np.uint32(c)
+            if k > 0:
+                opp = team[seat_of[leader * n + best_pos]] != team[seat]
+                for x in range(32):
+                    xbit = np.uint32(1) << np.uint32(x)
+                    if x == c:
+                        continue
+                    legal = _legal_one(bit | xbit, led, best, best_trump, trump, opp,
+                                       duties[0], duties[1], duties[2], duties[3], duties[4])
+                    if legal & bit == 0:
+                        cannot_hold[seat] |= xbit
+            is_trump = (bit & trump) != 0
+            if k == 0:
+                led = SUIT_MASK[c & 3]
+                best, best_trump = c, is_trump
+            else:
+                if is_trump:
+                    takes = (not best_trump) or c < best
+                else:
+                    takes = (not best_trump) and (led & bit) != 0 and c < best
+                if takes:
+                    best, best_pos = c, np.int64(k)
+                best_trump = best_trump or is_trump
+            played_by[seat] |= bit
+            table |= bit
+            trick[k] = c
+        if complete:
+            winner = seat_of[leader * n + best_pos]
+            won_by[winner] |= table
+            done += 1
+            leader = winner
+            for s in range(n):
+                trick[s] = -1
+        else:
+            break
+    return leader, done
+
+
+def read_history(plays, leaders, trump_mask, obligations: Obligations, *, team,
+                 direction: int = CLOCKWISE) -> History:
+    """What one row's play so far shows: ``plays`` (tricks, n) cards in play order (-1: not
+    yet), ``leaders`` (tricks,) the seat that led each trick (-1: not yet)."""
+    _kernels()
+    plays = np.ascontiguousarray(plays, dtype=np.int64)
+    n = plays.shape[1]
+    seat_of = ((np.arange(n)[:, None] + direction * np.arange(n)) % n).ravel().astype(np.int64)
+    out = [np.zeros(n, U32), np.zeros(n, U32), np.zeros(n, U32), np.full(n, -1, np.int64)]
+    leader, done = _history(plays, np.ascontiguousarray(leaders, dtype=np.int64), n, seat_of,
+                            U32(trump_mask), np.array(obligations.codes(), dtype=np.int64),
+                            np.ascontiguousarray(team, dtype=np.int64), *out)
+    return History(out[0], out[1], out[2], out[3].astype(np.int8), int(leader), int(done))
+
+
+# ---------------------------------------------------------------- uniform consistent worlds
+
+
+def _compositions(z, allowed, bounds, m):
+    """Upper bounds of the four loop counters for splitting ``z`` cards over the slots in
+    ``allowed`` (bit j: slot j) with at most ``bounds[j]`` each."""
+    top = np.zeros(MAX_SLOTS, np.int64)
+    for j in range(m):
+        if (allowed >> j) & 1:
+            top[j] = min(bounds[j], z)
+    return top
+
+
+def _count_ways(class_allowed, class_size, need, m, ways, strides):
+    """ways[i, state]: consistent deals of classes i.. when the slots still need ``state``."""
+    n_classes = class_size.shape[0]
+    n_states = ways.shape[1]
+    ways[:, :] = 0.0
+    ways[n_classes, 0] = 1.0
+    v = np.zeros(MAX_SLOTS, np.int64)
+    for i in range(n_classes - 1, -1, -1):
+        z = class_size[i]
+        for st in range(n_states):
+            rem = st
+            for j in range(m):
+                v[j] = rem % (need[j] + 1)
+                rem //= need[j] + 1
+            top = _compositions(z, class_allowed[i], v, m)
+            total = 0.0
+            for a0 in range(top[0] + 1):
+                for a1 in range(top[1] + 1):
+                    for a2 in range(top[2] + 1):
+                        a3 = z - a0 - a1 - a2
+                        if a3 < 0 or a3 > top[3]:
+                            continue
+                        nxt = st - a0 * strides[0] - a1 * strides[1] - a2 * strides[2] \
+                            - a3 * strides[3]
+                        w = ways[i + 1, nxt]
+                        if w > 0.0:
+                            total += w * _FACTORIALS[z] / (_FACTORIALS[a0] * _FACTORIALS[a1]
+                                                           * _FACTORIALS[a2] * _FACTORIALS[a3])
+            ways[i, st] = total
+
+
+def _sample(cards, allowed, need, m, uniforms, out):
+    """Deal ``cards`` (allowed[j]: bitmask of the slots card j may go to) to ``m`` slots of
+    sizes ``need``, one world per row of ``uniforms``; returns False if no deal fits."""
+    n_cards = cards.shape[0]
+    # classes of cards by their allowed slots, the smallest first
+    class_of = np.full(1 << MAX_SLOTS, -1, np.int64)
+    class_allowed = np.zeros(1 << MAX_SLOTS, np.int64)
+    class_size = np.zeros(1 << MAX_SLOTS, np.int64)
+    n_classes = 0
+    for j in range(n_cards):
+        a = allowed[j]
+        if a == 0:
+            return False
+        if class_of[a] < 0:
+            class_of[a] = n_classes
+            class_allowed[n_classes] = a
+            n_classes += 1
+        class_size[class_of[a]] += 1
+    order = np.argsort(class_size[:n_classes], kind="mergesort")
+    c_allowed = class_allowed[:n_classes][order]
+    c_size = class_size[:n_classes][order]
+    members = np.empty((n_classes, n_cards), np.int64)
+    filled = np.zeros(n_classes, np.int64)
+    rank = np.empty(n_classes, np.int64)
+    for i in range(n_classes):
+        rank[order[i]] = i
+    for j in range(n_cards):
+        i = rank[class_of[allowed[j]]]
+        members[i, filled[i]] = cards[j]
+        filled[i] += 1
+    strides = np.zeros(MAX_SLOTS, np.int64)
+    s = 1
+    for j in range(m):
+        strides[j] = s
+        s *= need[j] + 1
+    ways = np.empty((n_classes + 1, s), np.float64)
+    _count_ways(c_allowed, c_size, need, m, ways, strides)
+    full = 0
+    for j in range(m):
+        full += need[j] * strides[j]
+    if ways[0, full] <= 0.0:
+        return False
+    v = np.zeros(MAX_SLOTS, np.int64)
+    pool = np.empty(n_cards, np.int64)
+    for w in range(uniforms.shape[0]):
+        u = uniforms[w]
+        at = 0
+        st = full
+        for j in range(m):
+            out[w, j] = 0
+        for i in range(n_classes):
+            z = c_size[i]
+            rem = st
+            for j in range(m):
+                v[j] = rem % (need[j] + 1)
+                rem //= need[j] + 1
+            top = _compositions(z, c_allowed[i], v, m)
+            target = u[at] * ways[i, st]
+            at += 1
+            acc = 0.0
+            pick = np.zeros(MAX_SLOTS, np.int64)
+            found = False
+            for a0 in range(top[0] + 1):
+                for a1 in range(top[1] + 1):
+                    for a2 in range(top[2] + 1):
+                        a3 = z - a0 - a1 - a2
+                        if a3 < 0 or a3 > top[3] or found:
+                            continue
+                        nxt = st - a0 * strides[0] - a1 * strides[1] - a2 * strides[2] \
+                            - a3 * strides[3]
+                        wt = ways[i + 1, nxt]
+                        if wt <= 0.0:
+                            continue
+                        acc += wt * _FACTORIALS[z] / (_FACTORIALS[a0] * _FACTORIALS[a1]
+                                                      * _FACTORIALS[a2] * _FACTORIALS[a3])
+                        pick[0], pick[1], pick[2], pick[3] = a0, a1, a2, a3
+                        if acc > target:
+                            found = True
+            # the last composition with weight is kept if rounding left target unreached
+            for j in range(z):
+                pool[j] = members[i, j]
+            for j in range(z - 1, 0, -1):  # Fisher-Yates: which cards go where
+                r = np.int64(u[at] * (j + 1))
+                at += 1
+                if r > j:
+                    r = j
+                pool[j], pool[r] = pool[r], pool[j]
+            p = 0
+            for j in range(m):
+                for _ in range(pick[j]):
+                    out[w, j] |= np.uint32(1) << np.uint32(pool[p])
+                    p += 1
+                st -= pick[j] * strides[j]
+    return True
+
+
+def sample_hands(gen: np.random.Generator, cards, allowed, sizes, n_worlds: int) -> np.ndarray:
+    """(n_worlds, slots) uint32: ``cards`` dealt to slots of ``sizes``, card ``j`` only to the
+    slots in bitmask ``allowed[j]``, uniformly over every such deal.
+
+    Raises ``ValueError`` when no deal satisfies the constraints.
+    """
+    _kernels()
+    cards = np.ascontiguousarray(cards, dtype=np.int64)
+    allowed = np.ascontiguousarray(allowed, dtype=np.int64)
+    sizes = np.ascontiguousarray(sizes, dtype=np.int64)
+    m = sizes.shape[0]
+    if not 1 <= m <= MAX_SLOTS:
+        raise ValueError(f"sizes: 1..{MAX_SLOTS} slots, got {m}")
+    if cards.shape != allowed.shape or int(sizes.sum()) != cards.shape[0] or (sizes < 0).any():
+        raise ValueError(f"sizes must add up to the {cards.shape[0]} cards, one allowed mask "
+                         "per card")
+    padded = np.zeros(MAX_SLOTS, np.int64)
+    padded[:m] = sizes
+    out = np.zeros((n_worlds, MAX_SLOTS), U32)
+    uniforms = gen.random((n_worlds, 2 * cards.shape[0] + 2 * MAX_SLOTS + 2))
+    if not _sample(cards, allowed, padded, m, uniforms, out):
+        raise ValueError("no deal of the hidden cards fits what the play has shown")
+    return out[:, :m]
+
+
+def count_deals(cards, allowed, sizes) -> float:
+    """The number of deals :func:`sample_hands` chooses among (for tests)."""
+    _kernels()
+    cards = np.ascontiguousarray(cards, dtype=np.int64)
+    allowed = np.ascontiguousarray(allowed, dtype=np.int64)
+    m = len(sizes)
+    need = np.zeros(MAX_SLOTS, np.int64)
+    need[:m] = sizes
+    classes = sorted(set(allowed.tolist()))
+    c_allowed = np.array(classes, dtype=np.int64)
+    c_size = np.array([int((allowed == a).sum()) for a in classes], dtype=np.int64)
+    strides = np.zeros(MAX_SLOTS, np.int64)
+    s = 1
+    for j in range(m):
+        strides[j] = s
+        s *= need[j] + 1
+    ways = np.empty((len(classes) + 1, s), np.float64)
+    _count_ways(c_allowed, c_size, need, m, ways, strides)
+    return float(ways[0, int((need * strides).sum())])
+
+
+def row_generator(seed: int, *keys) -> np.random.Generator:
+    """A generator from the policy's seed and what identifies one decision of one deal
+    (e.g. its noise and the masks of the hand and the played cards): the same decision of
+    the same deal draws the same worlds whatever the batch it is played in."""
+    words = [int(seed)]
+    for key in keys:
+        value = np.asarray(key).ravel()
+        if value.dtype.kind == "f":
+            value = value.astype(np.float64).view(np.uint64)
+        words.extend(int(x) & 0xFFFFFFFF for x in value.tolist())
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(words)))
+
+
+_KERNELS = ("_history", "_compositions", "_count_ways", "_sample")
+
+
+def _kernels() -> None:
+    """Jit this module's kernels once per process (see core.jit); the duties are the trick
+    kernel's own compiled ``_legal_one``."""
+    tricks._kernels()
+    globals()["_legal_one"] = tricks._legal_one
+    jit_once(globals(), _KERNELS)
