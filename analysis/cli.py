@@ -899,17 +899,20 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
 
 
 def _add_solve_command(commands, scope) -> None:
-    """solve GAME: the games with an exact solver (Game.solve) declare its flags."""
+    """solve GAME: the games with an exact solver (Game.solve) declare its flags, each on
+    its own parser (``solve GAME --help``), so two games may use one flag name."""
     solvers = [g for g in scope if g.solve is not None]
     if not solvers:
         return
-    solve = commands.add_parser("solve", help="exact solver: a game solved by CFR+, its value "
-                                              "and exploitability "
-                                              f"({', '.join(g.name for g in solvers)})")
-    solve.add_argument("game", choices=[g.name for g in solvers])
+    solve = commands.add_parser("solve", help="exact solvers: "
+                                + "; ".join(f"{g.name}: {g.solve.doc}" for g in solvers))
     solve.add_argument("--json", action="store_true", help="print one JSON object")
+    games_of = solve.add_subparsers(dest="game", required=True, metavar="GAME")
     for g in solvers:
-        g.solve.add_arguments(solve)
+        sub = games_of.add_parser(g.name, help=g.solve.doc)
+        sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                         help="print one JSON object")
+        g.solve.add_arguments(sub)
     solve.set_defaults(run=cmd_solve)
 
 

@@ -15,6 +15,7 @@ from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS
 from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
+from simulators.bianco_mano.solver.command import SOLVE
 from simulators.core import bits
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.core.tables import enum_column
@@ -228,6 +229,6 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describ
 GAME = Game(
     name="bianco-mano", title="Bianco Mano", config=R.BiancoManoConfig, policies=POLICIES,
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS,
-    rules_doc="docs/rules/bianco_mano.md",
+    rules_doc="docs/rules/bianco_mano.md", solve=SOLVE,
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

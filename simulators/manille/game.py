@@ -16,6 +16,7 @@ from simulators.manille import rules as R
 from simulators.manille.metrics import DEAL_METRICS, odds_metrics
 from simulators.manille.observations import POLICY_METHODS
 from simulators.manille.policies import POLICIES
+from simulators.manille.solver.command import SOLVE
 
 # ------------------------------------------------------------------ units
 
@@ -178,6 +179,6 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics(R.DECISI
 GAME = Game(
     name="manille", title="Manille coincée", config=R.ManilleConfig, policies=POLICIES,
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
-    rules_doc="docs/rules/manille.md",
+    rules_doc="docs/rules/manille.md", solve=SOLVE,
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -1,0 +1,124 @@
+"""``tapisvert solve manille``: double-dummy values of the engine's deals, or of one position.
+
+    tapisvert solve manille --deals 1000 --seed 1 --json
+    tapisvert solve manille --hands "10P AP; RP DP; VP 9P; 8P 7P" --trump P --leader 0
+    tapisvert solve manille --hands "AP; RP DP; VP 9P; 8P 7P" --trump P --trick "10P"
+
+A value is side 0's points (cards, MA-1, and 1 per trick, MA-6) from the
+first card (``--deals``: side 0 = the taking team, the dealer's) or from the
+position (``--hands``: side 0 = ``--side``, default seats 0 and 2) on, every
+hand visible, side 0 maximising and side 1 minimising. See
+:mod:`simulators.core.double_dummy_command` for the shared flags.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from simulators.core import double_dummy_command as ddc
+from simulators.core import tricks
+from simulators.core.game import Solve
+from simulators.manille import rules as R
+
+DEALS_VALUE_IS = ("the taking team's (the dealer's team's) points of 68 (card points and 1 per "
+                  "trick, MA-6) when the four hands are played double-dummy (every hand "
+                  "visible, the taking team maximising its points, the defence minimising them) "
+                  "from the first card, with the trump the deal was played with")
+DEALS_MADE_IS = "the taking team above 34 (MA-6)"
+POSITION_VALUE_IS = ("side 0's points from here on (card points and 1 per trick, MA-6; the "
+                     "trick in progress included) under double-dummy play: every hand visible, "
+                     "side 0 maximising, side 1 minimising")
+POSITION_MADE_IS = "side 0 ends above 34 (MA-6): --banked plus the value"
+
+
+def _rules():
+    from simulators.manille.solver import RULES
+
+    return RULES
+
+
+def add_arguments(parser) -> None:
+    ddc.add_arguments(
+        parser, example_hands="10P AP; RP DP; VP 9P; 8P 7P",
+        trump_help="with --hands: the trump, P C K T (a suit) or SA (sans atout); required "
+                   "there (--deals: each deal's own trump)",
+        leader_help="with --hands: the seat (0..3) that led the trick in progress, or leads "
+                    "the next one (default 0); play turns counter-clockwise, seat s then s-1 "
+                    "(MA-5)",
+        side_help="with --hands: side 0, the partners whose points are counted: 0,2 (default) "
+                  "or 1,3",
+        banked_help="with --hands: points side 0 has already won this deal (cards and 1 per "
+                    "trick; default 0); only 'made' (above 34, MA-6) uses it")
+    parser.add_argument("--sans-atout-must-beat", action="store_true",
+                        help="the rule option sans_atout_must_beat (MA-5): in sans atout, beat "
+                             "an opponent who holds the trick when following")
+
+
+def _check_side(side: tuple[int, ...], n: int) -> None:
+    if side not in ((0, 2), (1, 3)):
+        raise ValueError(f"--side must be a partnership, 0,2 or 1,3 (MA-2), got "
+                         f"{','.join(map(str, side))}")
+
+
+def _position(args):
+    try:
+        trump = R.parse_trump(args.trump)
+    except ValueError as error:
+        raise ValueError(f"--trump: {error}") from None
+    from simulators.manille.solver import CARD_POINTS
+
+    reading = ddc.read_position(args, _rules(), CARD_POINTS, default_side=lambda n: (0, 2),
+                                check_side=_check_side)
+    return trump, reading
+
+
+def check(args) -> None:
+    if ddc.mode(args) == "position":
+        _position(args)
+    else:
+        R.ManilleConfig(sans_atout_must_beat=args.sans_atout_must_beat)
+
+
+def run(args, log) -> dict:
+    from simulators.manille import solver
+
+    if ddc.mode(args) == "position":
+        trump, reading = _position(args)
+        pos = ddc.position(reading, solver.RULES, trump_mask=int(tricks.SUIT_MASK[trump]),
+                           obligations=R.duties(trump, args.sans_atout_must_beat),
+                           card_points=solver.CARD_POINTS)
+        ddc.warm_up()
+        return ddc.position_document(
+            reading, pos, solver.RULES, made=lambda total: bool(solver.made(total)),
+            value_is=POSITION_VALUE_IS, made_is=POSITION_MADE_IS,
+            read_as={"trump": R.format_trump(trump),
+                     "sans_atout_must_beat": bool(args.sans_atout_must_beat)})
+    from simulators.manille.engine import simulate_deals
+    from simulators.manille.policies import make_policy
+
+    config = R.ManilleConfig(sans_atout_must_beat=args.sans_atout_must_beat)
+    seed = ddc.seed(args)
+    start = time.perf_counter()
+    arrays = simulate_deals(config, make_policy("heuristic"), args.deals, seed).arrays
+    simulate_seconds = time.perf_counter() - start
+    warm = ddc.warm_up()
+    pos = solver.deal_positions(arrays, config.sans_atout_must_beat)
+    values, seconds = ddc.solve_batch(pos, log)
+    played = (arrays.taking_card_points + arrays.taking_tricks).astype(np.int64)
+    return ddc.deals_document(
+        title=solver.RULES.title, n_deals=args.deals, seed=seed, values=values,
+        made=solver.made(values), solved=np.ones(len(values), bool), seconds=seconds,
+        warm_up_seconds=warm, value_is=DEALS_VALUE_IS, made_is=DEALS_MADE_IS,
+        trumps=[R.format_trump(int(t)) for t in arrays.trump],
+        dealers=[int(d) for d in arrays.dealer],
+        played=played.tolist(), played_mean=round(float(played.mean()), 4),
+        played_made_rate=round(float(solver.made(played).mean()), 6),
+        simulate_seconds=round(simulate_seconds, 3),
+        policy="heuristic", options={"sans_atout_must_beat": config.sans_atout_must_beat})
+
+
+text = ddc.text
+SOLVE = Solve(add_arguments=add_arguments, check=check, run=run, text=text,
+              doc="double-dummy values of the engine's deals or of one position (MA-5, MA-6)")
