@@ -46,7 +46,8 @@ class OddsStudy(Study):
         hook = exp.game.odds
         table = hook.play(exp.config, exp.play_policies(), self.question, count, exp.seed,
                           first=first)
-        return odds_sums(hook.metrics_for(exp.config, self.question), table, hook.reference)
+        return odds_sums(hook.metrics_for(exp.config, self.question), table,
+                         hook.reference_for(self.question))
 
 
 def _pairs(metrics: Sequence[tuple[str, Metric]], reference: str | None
@@ -123,7 +124,7 @@ def odds(experiment: Experiment, question, confidence: float = 0.95, *,
                         scheduler=scheduler, progress=progress)
     hook = experiment.game.odds
     table = odds_rows(hook.metrics_for(experiment.config, question), result.totals,
-                      hook.reference, confidence)
+                      hook.reference_for(question), confidence)
     if hook.exact is None:
         return table
     exact = pl.DataFrame(hook.exact(experiment.config, question), schema=table.schema)

@@ -319,7 +319,7 @@ def _play_taken(config, dispatch, units, deck, cut, hand1, taker_pos, seat_of_po
     deal = _Taken(hands, taker, dominant, dom_mask, taker_bid_hand, taker_hand, espion,
                   partner, called, on_side)
     eligible, bonus = _announce(config, dispatch, deal, noise_at(slot + 2), units)
-    record = _play_tricks(n, dispatch, deal, noise, slot + 3, units)
+    record = _play_tricks(n, dispatch, deal, noise, slot + 3, units, turned, bonus)
     # BM-10, BM-11: the side counts its tricks and the espion
     side_points, side_tricks, outcome, deltas = kernel.settle(
         on_side, record.won, record.tricks_won, espion, dominant, taker, bonus)
@@ -388,7 +388,8 @@ def _announce(config, dispatch, deal: _Taken, noise, units):
     return eligible, bonus
 
 
-def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.TrickRecord:
+def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units, turned,
+                 bonus) -> tricks.TrickRecord:
     """BM-8, BM-9 on the kernel: the taker leads the first trick, play goes clockwise.
 
     What a player knows of the sides is Bianco Mano's: in 5 players only the
@@ -397,6 +398,11 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.
     n_tricks = R.HAND_SIZE[n]
     called_bit = bits.card_bits(np.maximum(deal.called, 0)) if n == 5 else None
     no_ally = np.zeros(len(deal.taker), dtype=bool)
+    history: list[tricks.TrickRecord] = []
+
+    def keep_record(view: tricks.CardView, record: tricks.TrickRecord) -> None:
+        if not history:
+            history.append(record)  # the kernel's live record: the play so far, no copy
 
     def choose(view: tricks.CardView) -> np.ndarray:
         seat, k = view.seat, view.position
@@ -410,7 +416,9 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.
         obs = PlayObs(view.hand, view.legal, seat, k, view.trick, deal.dominant, deal.dom_mask,
                       view.led_suit, view.led_mask, view.winning_card, ally, view.table,
                       view.played, deal.taker, mine, n,
-                      None if noise is None else noise[first_slot + view.trick * n + k])
+                      None if noise is None else noise[first_slot + view.trick * n + k],
+                      history[0].plays, history[0].leaders, turned, deal.called, bonus,
+                      np.where(seat == deal.taker, deal.espion, U32(0)))
         return dispatch("play", obs, seat, I8)
 
     def describe(j: int, c: int, view: tricks.CardView) -> str:
@@ -419,7 +427,8 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units) -> tricks.
                 f"legal: {R.format_cards(bits.cards_of(int(view.legal[j])))} (BM-8)")
 
     return tricks.play_tricks(deal.hands, deal.taker, n_tricks, deal.dom_mask, DUTIES,
-                              choose=choose, team=deal.on_side.astype(I8),
+                              choose=choose, before_card=keep_record,
+                              team=deal.on_side.astype(I8),
                               direction=tricks.CLOCKWISE, units=units, describe=describe)
 
 

@@ -15,6 +15,7 @@ from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS
 from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
+from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.bianco_mano.solver.command import SOLVE
 from simulators.core import bits
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
@@ -145,6 +146,7 @@ CONFORMANCE = Conformance(
         R.BiancoManoConfig(n_players=3, shuffle_every_deal=True, deals_per_game=3),
     ),
     replay=replay, conservation=conservation, invariants=invariants,
+    slow_policies=("pimc",),  # a fraction of a second a deal: replayed under -m slow
     bad_options=(({"n_players": 6}, "n_players"), ({"gather": "heap"}, "gather"),
                  ({"deals_per_game": 0}, "deals_per_game"), ({"bianco_mano": "yes"},
                                                               "bianco_mano")),
@@ -227,7 +229,8 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describ
 
 
 GAME = Game(
-    name="bianco-mano", title="Bianco Mano", config=R.BiancoManoConfig, policies=POLICIES,
+    name="bianco-mano", title="Bianco Mano", config=R.BiancoManoConfig,
+    policies={**POLICIES, "pimc": PimcPolicy},
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/bianco_mano.md", solve=SOLVE,
 )

@@ -103,6 +103,15 @@ class PlayObs(NamedTuple):
     in the deal so far (this trick included). ``winner_is_ally`` is True when
     the player *knows* the current winner is on his side (in 5 players the
     partner is known to the others only once the called card is played).
+
+    What everybody has seen, for players that read the whole deal (the engine
+    fills these; a policy must not keep or write the arrays): ``plays``
+    (tricks, n cards in play order, -1 not yet) and ``leaders`` (the seat
+    that led each trick, -1 not yet); ``turned``, the turned card, which the
+    taker received (BM-4..BM-6); ``called``, the card the taker called in 5
+    players (-1 otherwise, BM-6); ``bonus``, whether Bianco Mano was
+    announced (BM-11); ``own_espion``, the espion for the taker's rows (his
+    own two cards, BM-4/BM-6) and 0 for everybody else.
     """
 
     hand: np.ndarray
@@ -122,3 +131,9 @@ class PlayObs(NamedTuple):
     on_taker_side: np.ndarray
     n_players: int
     noise: np.ndarray | None
+    plays: np.ndarray | None = None
+    leaders: np.ndarray | None = None
+    turned: np.ndarray | None = None
+    called: np.ndarray | None = None
+    bonus: np.ndarray | None = None
+    own_espion: np.ndarray | None = None

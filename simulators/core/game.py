@@ -272,7 +272,8 @@ class Odds:
     describe : ``describe(config, question) -> str``, the heading line.
     reference : the decision every other is paired against, on the same
         deals (rows with equal ``deal_id``), for each metric both declare
-        (default: the first decision of ``metrics``).
+        (default: the first decision of ``metrics``); or
+        ``reference(question) -> decision`` where it depends on the question.
     exact : ``exact(config, question) -> list[dict]``, figures computed
         exactly rather than simulated, as rows of the odds table (``decision,
         metric, value, low, high, n``) shown beside the simulated ones; None
@@ -286,9 +287,13 @@ class Odds:
     play: Callable[..., pl.DataFrame]
     metrics: tuple[tuple[str, Metric], ...] | Callable[[Any, Any], tuple[tuple[str, Metric], ...]]
     describe: Callable[[Any, Any], str]
-    reference: str | None = None
+    reference: str | None | Callable[[Any], str | None] = None
     exact: Callable[[Any, Any], list[dict]] | None = None
     cards: Mapping[str, CardArgument] = field(default_factory=dict)
+
+    def reference_for(self, question) -> str | None:
+        """The decision the others are paired against for ``question``."""
+        return self.reference(question) if callable(self.reference) else self.reference
 
     def understood(self, question) -> dict[str, str]:
         """Each card argument of ``question`` read and written back in canonical notation

@@ -36,7 +36,7 @@ from simulators.core.jit import jit_once
 from simulators.core.tricks import CLOCKWISE, SUIT_MASK, Obligations, _legal_one
 
 U32 = np.uint32
-MAX_SLOTS = 4  # hidden slots a sampler fills: up to four other seats (or three and a set-aside)
+MAX_SLOTS = 5  # hidden slots a sampler fills: up to four other seats and a set-aside espion
 _FACTORIALS = np.array([math.factorial(i) for i in range(33)], dtype=np.float64)
 
 
@@ -151,34 +151,68 @@ def _compositions(z, allowed, bounds, m):
     return top
 
 
+def _multinomial(z, v):
+    """z! / prod(v_j!)."""
+    out = _FACTORIALS[z]
+    for j in range(MAX_SLOTS):
+        out /= _FACTORIALS[v[j]]
+    return out
+
+
+def _decode(st, need, m, v):
+    """The slots' remaining sizes of a state index (mixed radix, ``need[j] + 1`` each)."""
+    rem = st
+    for j in range(m):
+        v[j] = rem % (need[j] + 1)
+        rem //= need[j] + 1
+
+
+def _fills(v, z, allowed, m):
+    """Whether a class of ``z`` cards allowed in ``allowed`` fills exactly the sizes ``v``."""
+    total = 0
+    for j in range(m):
+        if v[j] and not (allowed >> j) & 1:
+            return False
+        total += v[j]
+    return total == z
+
+
 def _count_ways(class_allowed, class_size, need, m, ways, strides):
-    """ways[i, state]: consistent deals of classes i.. when the slots still need ``state``."""
+    """ways[i, state]: consistent deals of classes i.. when the slots still need ``state``.
+
+    The last class (the largest) must fill what is left: one multinomial per state; the
+    others split over their slots (five nested counters, the last one implied).
+    """
     n_classes = class_size.shape[0]
     n_states = ways.shape[1]
     ways[:, :] = 0.0
-    ways[n_classes, 0] = 1.0
     v = np.zeros(MAX_SLOTS, np.int64)
-    for i in range(n_classes - 1, -1, -1):
+    last = n_classes - 1
+    for st in range(n_states):
+        _decode(st, need, m, v)
+        if _fills(v, class_size[last], class_allowed[last], m):
+            ways[last, st] = _multinomial(class_size[last], v)
+    a = np.zeros(MAX_SLOTS, np.int64)
+    for i in range(last - 1, -1, -1):
         z = class_size[i]
         for st in range(n_states):
-            rem = st
-            for j in range(m):
-                v[j] = rem % (need[j] + 1)
-                rem //= need[j] + 1
+            _decode(st, need, m, v)
             top = _compositions(z, class_allowed[i], v, m)
             total = 0.0
             for a0 in range(top[0] + 1):
                 for a1 in range(top[1] + 1):
                     for a2 in range(top[2] + 1):
-                        a3 = z - a0 - a1 - a2
-                        if a3 < 0 or a3 > top[3]:
-                            continue
-                        nxt = st - a0 * strides[0] - a1 * strides[1] - a2 * strides[2] \
-                            - a3 * strides[3]
-                        w = ways[i + 1, nxt]
-                        if w > 0.0:
-                            total += w * _FACTORIALS[z] / (_FACTORIALS[a0] * _FACTORIALS[a1]
-                                                           * _FACTORIALS[a2] * _FACTORIALS[a3])
+                        for a3 in range(top[3] + 1):
+                            a4 = z - a0 - a1 - a2 - a3
+                            if a4 < 0 or a4 > top[4]:
+                                continue
+                            a[0], a[1], a[2], a[3], a[4] = a0, a1, a2, a3, a4
+                            nxt = st
+                            for j in range(MAX_SLOTS):
+                                nxt -= a[j] * strides[j]
+                            w = ways[i + 1, nxt]
+                            if w > 0.0:
+                                total += w * _multinomial(z, a)
             ways[i, st] = total
 
 
@@ -234,32 +268,37 @@ def _sample(cards, allowed, need, m, uniforms, out):
             out[w, j] = 0
         for i in range(n_classes):
             z = c_size[i]
-            rem = st
-            for j in range(m):
-                v[j] = rem % (need[j] + 1)
-                rem //= need[j] + 1
-            top = _compositions(z, c_allowed[i], v, m)
-            target = u[at] * ways[i, st]
-            at += 1
-            acc = 0.0
+            _decode(st, need, m, v)
             pick = np.zeros(MAX_SLOTS, np.int64)
-            found = False
-            for a0 in range(top[0] + 1):
-                for a1 in range(top[1] + 1):
-                    for a2 in range(top[2] + 1):
-                        a3 = z - a0 - a1 - a2
-                        if a3 < 0 or a3 > top[3] or found:
-                            continue
-                        nxt = st - a0 * strides[0] - a1 * strides[1] - a2 * strides[2] \
-                            - a3 * strides[3]
-                        wt = ways[i + 1, nxt]
-                        if wt <= 0.0:
-                            continue
-                        acc += wt * _FACTORIALS[z] / (_FACTORIALS[a0] * _FACTORIALS[a1]
-                                                      * _FACTORIALS[a2] * _FACTORIALS[a3])
-                        pick[0], pick[1], pick[2], pick[3] = a0, a1, a2, a3
-                        if acc > target:
-                            found = True
+            if i == n_classes - 1:  # the largest class fills what is left
+                for j in range(m):
+                    pick[j] = v[j]
+            else:
+                top = _compositions(z, c_allowed[i], v, m)
+                target = u[at] * ways[i, st]
+                at += 1
+                acc = 0.0
+                a = np.zeros(MAX_SLOTS, np.int64)
+                found = False
+                for a0 in range(top[0] + 1):
+                    for a1 in range(top[1] + 1):
+                        for a2 in range(top[2] + 1):
+                            for a3 in range(top[3] + 1):
+                                a4 = z - a0 - a1 - a2 - a3
+                                if a4 < 0 or a4 > top[4] or found:
+                                    continue
+                                a[0], a[1], a[2], a[3], a[4] = a0, a1, a2, a3, a4
+                                nxt = st
+                                for j in range(MAX_SLOTS):
+                                    nxt -= a[j] * strides[j]
+                                wt = ways[i + 1, nxt]
+                                if wt <= 0.0:
+                                    continue
+                                acc += wt * _multinomial(z, a)
+                                for j in range(MAX_SLOTS):
+                                    pick[j] = a[j]
+                                if acc > target:
+                                    found = True
             # the last composition with weight is kept if rounding left target unreached
             for j in range(z):
                 pool[j] = members[i, j]
@@ -337,7 +376,8 @@ def row_generator(seed: int, *keys) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(words)))
 
 
-_KERNELS = ("_history", "_compositions", "_count_ways", "_sample")
+_KERNELS = ("_history", "_compositions", "_multinomial", "_decode", "_fills", "_count_ways",
+            "_sample")
 
 
 def _kernels() -> None:
@@ -346,3 +386,23 @@ def _kernels() -> None:
     tricks._kernels()
     globals()["_legal_one"] = tricks._legal_one
     jit_once(globals(), _KERNELS)
+
+
+# ---------------------------------------------------------------- odds under stronger play
+
+PLAYS = ("heuristic", "pimc", "double-dummy")
+"""How the cards are played in ``tapisvert odds GAME --play``: by the table's policies (the
+heuristic by default), by PIMC players at every seat, or double-dummy (every hand visible:
+the bound of what the cards allow)."""
+
+
+def parse_plays(text: str) -> tuple[str, ...]:
+    """``--play`` read as distinct names of :data:`PLAYS` (the first is the reference)."""
+    plays = tuple(p.strip().lower() for p in str(text).split(",") if p.strip())
+    unknown = [p for p in plays if p not in PLAYS]
+    if unknown or not plays:
+        raise ValueError(f"play must list some of {', '.join(PLAYS)} (comma-separated), "
+                         f"got {text!r}")
+    if len(set(plays)) != len(plays):
+        raise ValueError(f"play names a way of playing twice: {text!r}")
+    return plays

@@ -12,11 +12,13 @@ import numpy as np
 import polars as pl
 
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
+from simulators.core.pimc import parse_plays
 from simulators.manille import rules as R
-from simulators.manille.metrics import DEAL_METRICS, odds_metrics
+from simulators.manille.metrics import DEAL_METRICS, odds_metrics, play_metrics
 from simulators.manille.observations import POLICY_METHODS
 from simulators.manille.policies import POLICIES
 from simulators.manille.solver.command import SOLVE
+from simulators.manille.solver.pimc import PimcPolicy
 
 # ------------------------------------------------------------------ units
 
@@ -132,6 +134,7 @@ CONFORMANCE = Conformance(
         R.ManilleConfig(partner_may_sans_atout=False, target=150),
     ),
     replay=replay, conservation=conservation, invariants=invariants,
+    slow_policies=("pimc",),  # about a second a deal: replayed under -m slow
     bad_options=(({"target": 75}, "target"), ({"sans_atout_must_beat": "yes"},
                                               "sans_atout_must_beat"),
                  ({"packets": (4, 3)}, "packets"), ({"max_deals": 0}, "max_deals")),
@@ -146,6 +149,17 @@ class OddsQuestion:
     """The dealer's 8 cards; every choice is played (see ``dealing.play_choices``)."""
 
     hand: str = field(metadata={"doc": 'the dealer\'s 8 cards, e.g. "10P AP RP 9P 10C 7C AK 8T"'})
+    play: str | None = field(default=None, metadata={
+        "doc": "ways of playing the cards on the same deals, the first the reference: "
+               "heuristic (the policies), pimc, double-dummy (Manille, Bianco Mano)"})
+    worlds: int = field(default=8, metadata={
+        "doc": "worlds per decision of the PIMC players of --play pimc"})
+
+    def __post_init__(self) -> None:
+        if self.play is not None:
+            parse_plays(self.play)
+        if not isinstance(self.worlds, int) or not 1 <= self.worlds <= 1000:
+            raise ValueError(f"worlds must be an integer in 1..1000, got {self.worlds!r}")
 
 
 def play_odds(config, policies, question: OddsQuestion, count: int, seed: int,
@@ -154,6 +168,11 @@ def play_odds(config, policies, question: OddsQuestion, count: int, seed: int,
     same deals (paired)."""
     from simulators.manille.dealing import Situation, play_choices
 
+    if question.play is not None:
+        from simulators.manille.solver.odds import play_strengths
+
+        return play_strengths(config, policies, Situation(question.hand), question.play, count,
+                              seed, worlds=question.worlds, first=first)
     frame = play_choices(config, policies, Situation(question.hand), count, seed, first=first)
     passing = frame.filter(pl.col("decision") == "pass").select("deal_id",
                                                                  pass_margin="margin")
@@ -167,17 +186,33 @@ def describe_odds(config, question: OddsQuestion) -> str:
     from simulators.manille.dealing import Situation
 
     hand = Situation(question.hand).hand
+    if question.play is not None:
+        return (f"dealer holding {R.format_cards(hand)}, target {config.target}; the trump "
+                "choice and contre by the policies, the cards played "
+                f"{', '.join(parse_plays(question.play))} on the same deals (margin = the "
+                "dealer's team's score minus the other's):")
     return (f"dealer holding {R.format_cards(hand)}, target {config.target}; each decision "
             "played on the same deals (margin = the dealer's team's score minus the other's):")
 
 
-ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics(R.DECISIONS),
-            describe=describe_odds, reference="pass", cards={
+def _odds_metrics(config, question: OddsQuestion):
+    if question.play is not None:
+        return play_metrics(parse_plays(question.play))
+    return odds_metrics(R.DECISIONS)
+
+
+def _odds_reference(question: OddsQuestion) -> str:
+    return "pass" if question.play is None else parse_plays(question.play)[0]
+
+
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=_odds_metrics,
+            describe=describe_odds, reference=_odds_reference, cards={
                 "hand": CardArgument(R.parse_cards, R.format_cards, "10P AP RP 9P 10C 7C AK 8T")})
 
 
 GAME = Game(
-    name="manille", title="Manille coincée", config=R.ManilleConfig, policies=POLICIES,
+    name="manille", title="Manille coincée", config=R.ManilleConfig,
+    policies={**POLICIES, "pimc": PimcPolicy},
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
     rules_doc="docs/rules/manille.md", solve=SOLVE,
 )

@@ -72,3 +72,15 @@ def odds_metrics(decisions: tuple[str, ...]) -> tuple[tuple[str, Metric], ...]:
             out.append((d, mean("margin_vs_pass", "net score minus passing's, same deals",
                                 pl.col("margin_vs_pass"))))
     return tuple(out)
+
+
+def play_metrics(plays: tuple[str, ...]) -> tuple[tuple[str, Metric], ...]:
+    """(way of playing, metric) pairs of ``tapisvert odds --play``: the same deals played by
+    the policies, by PIMC players or double-dummy (MA-5, MA-6)."""
+    out: list[tuple[str, Metric]] = []
+    for way in plays:
+        out.append((way, rate("p_made", "P(taking team above 34)", pl.col("made"))))
+        out.append((way, mean("taking_points", "taking team's points", pl.col("taking_points"),
+                              doc="the taking team's points of 68 (MA-6)")))
+        out.append((way, mean("margin", "net score per deal", pl.col("margin"))))
+    return tuple(out)
