@@ -15,8 +15,8 @@ from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS
 from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
-from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.bianco_mano.solver.command import SOLVE
+from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.core import bits
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.core.tables import enum_column

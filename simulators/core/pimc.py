@@ -1,4 +1,5 @@
-"""Perfect-Information Monte Carlo for the 32-card trick games: the worlds a player cannot tell apart.
+"""Perfect-Information Monte Carlo for the 32-card trick games: the worlds a player cannot
+tell apart.
 
 It names no game. A PIMC player samples the hidden cards consistently with
 everything he has seen, solves each sampled world double-dummy

@@ -295,7 +295,8 @@ def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noi
 
     leader = (dealer.astype(np.int64) - 1) & SEAT_MOD  # MA-5: the dealer's right leads
     return tricks.play_tricks(hands, leader, R.N_TRICKS, trump_mask, duties, table=table,
-                              choose=choose, before_card=keep_record, team=TEAM_OF_SEAT, direction=tricks.COUNTER_CLOCKWISE,
+                              choose=choose, before_card=keep_record, team=TEAM_OF_SEAT,
+                              direction=tricks.COUNTER_CLOCKWISE,
                               units=units, describe=describe)
 
 

@@ -29,9 +29,8 @@ from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.engine import DUTIES
 from simulators.bianco_mano.policies import HeuristicPolicy
 from simulators.bianco_mano.solver import card_points
-from simulators.core import bits
+from simulators.core import bits, pimc
 from simulators.core import double_dummy as dd
-from simulators.core import pimc
 from simulators.core.params import param
 
 ALL = np.uint32(0xFFFFFFFF)

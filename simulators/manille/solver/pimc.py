@@ -31,9 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulators.core import bits
+from simulators.core import bits, pimc, tricks
 from simulators.core import double_dummy as dd
-from simulators.core import pimc, tricks
 from simulators.core.params import param
 from simulators.manille import rules as R
 from simulators.manille.observations import ChoiceObs
