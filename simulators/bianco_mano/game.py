@@ -12,13 +12,14 @@ import numpy as np
 import polars as pl
 
 from simulators.bianco_mano import rules as R
-from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS
+from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS, play_metrics
 from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
 from simulators.bianco_mano.solver.command import SOLVE
 from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.core import bits
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
+from simulators.core.pimc import parse_plays
 from simulators.core.tables import enum_column
 
 # ------------------------------------------------------------------ units
@@ -166,6 +167,17 @@ class OddsQuestion:
         "doc": "bidding position from the dealer's left (0) to the dealer (n-1)"})
     family: str | None = field(default=None, metadata={
         "doc": "take in round 2 naming this family (R, B, J, V) instead of the turned one"})
+    play: str | None = field(default=None, metadata={
+        "doc": "ways of playing the cards on the same deals, the first the reference: "
+               "heuristic (the policies), pimc, double-dummy (Manille, Bianco Mano)"})
+    worlds: int = field(default=8, metadata={
+        "doc": "worlds per decision of the PIMC players of --play pimc"})
+
+    def __post_init__(self) -> None:
+        if self.play is not None:
+            parse_plays(self.play)
+        if not isinstance(self.worlds, int) or not 1 <= self.worlds <= 1000:
+            raise ValueError(f"worlds must be an integer in 1..1000, got {self.worlds!r}")
 
 
 def _situation(config, question: OddsQuestion):
@@ -189,6 +201,11 @@ def play_odds(config, policies, question: OddsQuestion, count: int, seed: int,
     from simulators.bianco_mano.dealing import PASS, TAKE, play_attempts
 
     situation, family = _situation(config, question)
+    if question.play is not None:
+        from simulators.bianco_mano.solver.odds import play_strengths
+
+        return play_strengths(config, policies, situation, family, question.play, count, seed,
+                              worlds=question.worlds, first=first)
     seat = situation.seat
     dealt = np.arange(first, first + count, dtype=np.int64)
     outcome_names = pl.Enum(list(R.OUTCOME_NAMES))
@@ -217,13 +234,24 @@ def describe_odds(config, question: OddsQuestion) -> str:
     """The heading line of an odds table."""
     situation, family = _situation(config, question)
     named = R.FAMILY_NAMES[R.family_of(situation.turned) if family is None else family]
+    ways = ("" if question.play is None else
+            f"; he takes, the cards played {', '.join(parse_plays(question.play))} on the "
+            "same deals")
     return (f"{config.n_players} players, position {situation.position} from the dealer's "
             f"left, hand {R.format_cards(situation.hand)}, turned "
-            f"{R.format_card(situation.turned)}; taking names {named}:")
+            f"{R.format_card(situation.turned)}; taking names {named}{ways}:")
 
 
-ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,
-            reference="pass", cards={
+def _odds_metrics(config, question: OddsQuestion):
+    return ODDS_METRICS if question.play is None else play_metrics(parse_plays(question.play))
+
+
+def _odds_reference(question: OddsQuestion) -> str:
+    return "pass" if question.play is None else parse_plays(question.play)[0]
+
+
+ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=_odds_metrics,
+            describe=describe_odds, reference=_odds_reference, cards={
                 "hand": CardArgument(R.parse_cards, R.format_cards, "1R 2R 3B 8V 2J"),
                 "turned": CardArgument(R.parse_card, R.format_card, "4R")})
 

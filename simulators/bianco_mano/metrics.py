@@ -114,3 +114,15 @@ ODDS_METRICS: tuple[tuple[str, Metric], ...] = (
                   where=_PLAYED)),
 )
 """(decision, metric) pairs of ``tapisvert odds``, each evaluated on that decision's rows."""
+
+
+def play_metrics(plays: tuple[str, ...]) -> tuple[tuple[str, Metric], ...]:
+    """(way of playing, metric) pairs of ``tapisvert odds --play``: the bidder takes on the
+    same deals, the cards played by the policies, by PIMC players or double-dummy (BM-10)."""
+    out: list[tuple[str, Metric]] = []
+    for way in plays:
+        out.append((way, rate("p_made", "P(made)", pl.col("made"))))
+        out.append((way, rate("p_capo", "P(capo)", pl.col("capo"))))
+        out.append((way, mean("side_points", "side card points", pl.col("side_points"))))
+        out.append((way, mean("score_change", "score change", pl.col("score_change"))))
+    return tuple(out)

@@ -55,8 +55,8 @@ class PimcPolicy(HeuristicPolicy):
                       doc="seed of the worlds (with the deal's own noise, so a decision draws "
                           "the same worlds whatever the batch)")
     pimc_choose: bool = param(True, doc="PIMC names the trump (MA-3); false: the heuristic")
-    pimc_contre: bool = param(True, doc="PIMC says contre / surcontre (MA-4); false: the "
-                                        "heuristic")
+    pimc_contre: bool = param(False, doc="PIMC says contre / surcontre (MA-4); off by default: "
+                                         "measured, it loses to the heuristic's (docs/manille.md)")
     pimc_play: bool = param(True, doc="PIMC plays the cards (MA-5); false: the heuristic")
 
     # ---------------------------------------------------------------- card play
