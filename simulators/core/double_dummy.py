@@ -569,6 +569,12 @@ class Position:
     def __len__(self) -> int:
         return self.hands.shape[0]
 
+    def take(self, rows) -> Position:
+        """The positions of ``rows`` (an index array or a slice)."""
+        return Position(self.hands[rows], self.leader[rows], self.trick[rows],
+                        self.trump_mask[rows], self.duty_codes, self.duty_row[rows],
+                        self.team[rows], self.card_points[rows], self.seat_of, self.trick_points)
+
     def args(self) -> tuple:
         return (self.hands, self.leader, self.trick, self.trump_mask, self.duty_codes,
                 self.duty_row, self.team, self.card_points, self.seat_of, self.trick_points)

@@ -389,6 +389,15 @@ def _kernels() -> None:
     jit_once(globals(), _KERNELS)
 
 
+def only_move(pos) -> int:
+    """The one card worth playing when every legal card of the player to move is equivalent
+    to one other (same points, no live card between them: the same in every world), else -1."""
+    from simulators.core import double_dummy
+
+    moves = int(double_dummy.searched_moves(pos.take(slice(0, 1)))[0])
+    return moves.bit_length() - 1 if moves & (moves - 1) == 0 else -1
+
+
 # ---------------------------------------------------------------- odds under stronger play
 
 PLAYS = ("heuristic", "pimc", "double-dummy")

@@ -43,7 +43,7 @@ class PimcPolicy(HeuristicPolicy):
 
     uses_noise = True
 
-    worlds: int = param(16, low=1, high=1000, doc="worlds sampled per card played")
+    worlds: int = param(8, low=1, high=1000, doc="worlds sampled per card played")
     seed: int = param(0, low=0, high=2**31 - 1,
                       doc="seed of the worlds (with the deal's own noise, so a decision draws "
                           "the same worlds whatever the batch)")
@@ -72,6 +72,9 @@ class PimcPolicy(HeuristicPolicy):
         team = np.where(side, 0, 1).astype(np.int64)
         pos = dd.position(hands, seen.leader, obs.dominant_mask[i], DUTIES, card_points=points,
                           team=team, direction=dd.CLOCKWISE, trick=seen.trick)
+        only = pimc.only_move(pos)
+        if only >= 0:
+            return only
         future = dd.card_values(pos).astype(np.float64)  # taker's side's points from here on
         won = np.array([[int(points[bits.cards_of(int(seen.won_by[s]))].sum()) for s in range(n)]
                         ], dtype=np.float64)

@@ -50,7 +50,7 @@ class PimcPolicy(HeuristicPolicy):
 
     uses_noise = True
 
-    worlds: int = param(16, low=1, high=1000, doc="worlds sampled per decision")
+    worlds: int = param(8, low=1, high=1000, doc="worlds sampled per decision")
     seed: int = param(0, low=0, high=2**31 - 1,
                       doc="seed of the worlds (with the deal's own noise, so a decision draws "
                           "the same worlds whatever the batch)")
@@ -88,6 +88,9 @@ class PimcPolicy(HeuristicPolicy):
         pos = dd.position(hands, seen.leader, tricks.SUIT_MASK[trump], duties,
                           card_points=CARD_POINTS, team=team, trick_points=R.TRICK_POINT,
                           direction=dd.COUNTER_CLOCKWISE, trick=seen.trick)
+        only = pimc.only_move(pos)
+        if only >= 0:
+            return only
         values = dd.card_values(pos).astype(np.float64).mean(axis=0)
         return _best_card(values, int(obs.legal[i]))
 
