@@ -54,7 +54,8 @@ class PimcPolicy(HeuristicPolicy):
     seed: int = param(0, low=0, high=2**31 - 1,
                       doc="seed of the worlds (with the deal's own noise, so a decision draws "
                           "the same worlds whatever the batch)")
-    pimc_choose: bool = param(True, doc="PIMC names the trump (MA-3); false: the heuristic")
+    pimc_choose: bool = param(False, doc="PIMC names the trump (MA-3); off by default: "
+                                         "measured, it does not beat the heuristic's")
     pimc_contre: bool = param(False, doc="PIMC says contre / surcontre (MA-4); off by default: "
                                          "measured, it loses to the heuristic's (docs/manille.md)")
     pimc_play: bool = param(True, doc="PIMC plays the cards (MA-5); false: the heuristic")
