@@ -61,3 +61,34 @@ def test_impossible_or_rare_situations_fail_with_a_typed_error():
     with pytest.raises(DealConstraintError, match="almost always take"):
         play_situation(BiancoManoConfig(), eager, Situation(4, 1, "1R 7B 3B 8V 2J", "4R"),
                        "take", 100, seed=1, max_attempts=5_000)
+
+
+def test_odds_with_strength_pairs_the_three_ways_on_the_same_deals():
+    """--play: the bidder takes (BM-7) and the same deals are played by the heuristic, by PIMC
+    players and double-dummy; the rows pair each way with the first."""
+    from simulators.bianco_mano.solver.odds import play_strengths
+
+    situation = Situation(4, 0, "1R 2R 3B 8V 2J", "4R")
+    frame = play_strengths(BiancoManoConfig(), HeuristicPolicy(), situation, None,
+                           "heuristic,pimc,double-dummy", 6, seed=4, worlds=2)
+    ways = frame.partition_by("decision", as_dict=True)
+    ids = [set(ways[(w,)]["deal_id"].to_list()) for w in ("heuristic", "pimc", "double-dummy")]
+    assert ids[0] == ids[1] == ids[2] and len(ids[0]) == 6  # position 0: every deal reached
+    dd_points = ways[("double-dummy",)]["side_points"].to_numpy()
+    assert ((0 <= dd_points) & (dd_points <= 75)).all()  # BM-1: 75 points in a deal
+    # BM-10: the bidder is the taker, so his score change is +2 made (capo too), -2 failed
+    for way in ways.values():
+        expect = np.where(way["made"].to_numpy(), 2, -2)
+        assert (way["score_change"].to_numpy() == expect).all()
+    experiment = Experiment("bianco-mano", config=BiancoManoConfig(), policies=HeuristicPolicy(),
+                            size=4, seed=4)
+    table = odds(experiment, OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R",
+                                          play="heuristic,double-dummy", worlds=2))
+    assert set(table["decision"]) == {"heuristic", "double-dummy", "double-dummy - heuristic"}
+
+
+def test_odds_with_strength_refuses_an_unknown_way():
+    with pytest.raises(ValueError, match="play must list some of heuristic, pimc, double-dummy"):
+        OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R", play="heuristic,expert")
+    with pytest.raises(ValueError, match="twice"):
+        OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R", play="pimc,pimc")
