@@ -113,7 +113,7 @@ def _moves(legal, alive, pts):
 
 
 def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, pts, hint, out,
-           scores):
+           scores, killer):
     """Write ``moves`` into ``out`` best-first (see the module docstring); returns the count."""
     if moves & (moves - np.uint32(1)) == 0:  # one card: nothing to order
         out[0] = lowest_index32(moves)
@@ -128,6 +128,8 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
         r = c >> 2
         if c == hint:
             score = np.int64(10_000)
+        elif c == killer and k == 0:
+            score = np.int64(9_000)
         elif k == 0:
             # a master (no live card of its suit beats it) first, the most points first;
             # else the weakest, cheapest cards
@@ -239,7 +241,8 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                                    ctx[CTX_OVERTRUMP], ctx[CTX_UNDERTRUMP])
             moves = _moves(legal, in_hands | table, pts)
             fr[d, F_NM] = _order(moves, k, k == n - 1, led, best, best_trump, trump, opp_holds,
-                                 in_hands | table, pts, hint, buf[d, 0], buf[d, 1])
+                                 in_hands | table, pts, hint, buf[d, 0], buf[d, 1],
+                                 buf[d, 2, 0])
             maximising = team[seat] == 0
             fr[d, F_ALPHA], fr[d, F_BETA], fr[d, F_A], fr[d, F_B] = alpha, beta, alpha, beta
             fr[d, F_LO], fr[d, F_HI], fr[d, F_IDX], fr[d, F_META] = lo, hi, idx, np.int64(meta)
@@ -265,6 +268,8 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                     fr[d, F_VALUE], fr[d, F_BMOVE] = x, buf[d, 0, i]
                 if fr[d, F_VALUE] < fr[d, F_B]:
                     fr[d, F_B] = fr[d, F_VALUE]
+            if fr[d, F_A] >= fr[d, F_B]:
+                buf[d, 2, 0] = buf[d, 0, i]  # killer: the move that cut at this depth
             if fr[d, F_A] >= fr[d, F_B] or fr[d, F_I] == fr[d, F_NM]:
                 value = fr[d, F_VALUE]
                 if fr[d, F_K] == 0:
@@ -422,7 +427,7 @@ def _solve_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
     team = np.empty(n, np.int64)
     pts = np.empty(32, np.int64)
     ctx = np.empty(CTX_SIZE, np.int64)
-    buf = np.empty((MAX_DEPTH, 2, 10), np.int64)
+    buf = np.full((MAX_DEPTH, 3, 10), -1, np.int64)
     fr = np.empty((MAX_DEPTH, N_FRAME), np.int64)
     for r in range(hands_all.shape[0]):
         k, led_mask, best, best_pos, best_trump, table, table_pts = _row_setup(
@@ -454,7 +459,7 @@ def _card_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, team
     team = np.empty(n, np.int64)
     pts = np.empty(32, np.int64)
     ctx = np.empty(CTX_SIZE, np.int64)
-    buf = np.empty((MAX_DEPTH, 2, 10), np.int64)
+    buf = np.full((MAX_DEPTH, 3, 10), -1, np.int64)
     fr = np.empty((MAX_DEPTH, N_FRAME), np.int64)
     for r in range(hands_all.shape[0]):
         k, led_mask, best, best_pos, best_trump, table, table_pts = _row_setup(
