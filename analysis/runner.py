@@ -239,7 +239,12 @@ class _Job:
         base = work.base if self.is_study else work
         self.size, self.unit, self.label = work.size, base.unit, base.game.name
         self.parts = (SUMS,) if self.is_study else tuple(base.unit.tables)
-        self.default_chunk = work.default_chunk if self.is_study else base.unit.default_chunk
+        default = work.default_chunk if self.is_study else base.unit.default_chunk
+        arms = work.arms if self.is_study else (work,)
+        hints = [p.units_per_chunk for arm in arms for p in arm.policies
+                 if getattr(p, "units_per_chunk", None)]
+        # a slow policy asks for small chunks, so several processes share even a small run
+        self.default_chunk = min([default, *hints])
         self.key = "study" if self.is_study else "experiment"
 
     def spec(self) -> dict[str, Any]:

@@ -58,6 +58,9 @@ class Policy:
     """
 
     uses_noise: ClassVar[bool] = False
+    units_per_chunk: ClassVar[int | None] = None
+    """A slow policy's hint (e.g. a search at every decision): the runner's default chunk
+    holds at most this many units, so ``--n-jobs`` shares even a small run."""
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):

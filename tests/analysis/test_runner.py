@@ -174,3 +174,17 @@ def test_summaries_stream_from_parts(tmp_path):
     assert lazy.n == 30_000
     assert lazy.value == pytest.approx((eager["outcome"] != "all_pass").mean())
     assert isinstance(result.scan(), pl.LazyFrame)
+
+
+def test_a_slow_policys_chunk_hint_caps_the_default_chunk():
+    """A policy declaring ``units_per_chunk`` (PIMC: about a second a deal) gets small chunks,
+    so --n-jobs shares even a small run; the others keep the unit's default."""
+    from analysis.compare import ScoreStudy
+    from analysis.runner import _Job
+
+    slow = Experiment("manille", policies="pimc", size=100, seed=1)
+    fast = Experiment("manille", policies="heuristic", size=100, seed=1)
+    assert _Job(slow).default_chunk == 50
+    assert _Job(fast).default_chunk == fast.unit.default_chunk
+    study = ScoreStudy("compare", (fast, slow), seats=(0,))
+    assert _Job(study).default_chunk == 50

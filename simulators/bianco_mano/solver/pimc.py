@@ -42,6 +42,7 @@ class PimcPolicy(HeuristicPolicy):
     has seen; the heuristic's parameters serve the other decisions."""
 
     uses_noise = True
+    units_per_chunk = 50  # about a second a deal: small chunks keep --n-jobs busy
 
     worlds: int = param(8, low=1, high=1000, doc="worlds sampled per card played")
     seed: int = param(0, low=0, high=2**31 - 1,

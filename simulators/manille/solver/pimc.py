@@ -49,6 +49,7 @@ class PimcPolicy(HeuristicPolicy):
     double-dummy; the heuristic's parameters serve the decisions PIMC does not make."""
 
     uses_noise = True
+    units_per_chunk = 50  # about a second a deal: small chunks keep --n-jobs busy
 
     worlds: int = param(8, low=1, high=1000, doc="worlds sampled per decision")
     seed: int = param(0, low=0, high=2**31 - 1,
