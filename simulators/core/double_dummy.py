@@ -66,8 +66,8 @@ NO_MOVE = -1
 
 # ctx columns (int64): the constants of one search
 CTX_N, CTX_TRICK_POINTS, CTX_TRUMP, CTX_FOLLOW, CTX_BEAT, CTX_TRUMP_DUTY, CTX_OVERTRUMP, \
-    CTX_UNDERTRUMP, CTX_GEN, CTX_LOW = range(10)  # CTX_LOW..+3: each suit's low block (below)
-CTX_SIZE = CTX_LOW + 4
+    CTX_UNDERTRUMP, CTX_GEN = range(9)
+CTX_SIZE = 9
 
 _HASH_KEYS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
                        0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53],
@@ -76,26 +76,6 @@ _TT_MASK = np.uint64((1 << TT_BITS) - 1)
 
 
 # ---------------------------------------------------------------- compiled search
-
-
-def _canonical(hands, n, ctx, key):
-    """The hands with each suit's *low block* compacted: the weakest ranks of a suit that are
-    all worth the same points (e.g. 9, 8, 7) differ only in their order, so the live ones
-    are moved to the top of the block, in order, with their owners; two positions that
-    differ only by which low cards were played then share one table entry."""
-    for s in range(n):
-        key[s] = hands[s]
-    for suit in range(4):
-        start = ctx[CTX_LOW + suit]
-        to = start
-        for r in range(start, 8):
-            bit = np.uint32(1) << np.uint32(4 * r + suit)
-            for s in range(n):
-                if key[s] & bit:
-                    if r != to:
-                        key[s] = (key[s] & ~bit) | (np.uint32(1) << np.uint32(4 * to + suit))
-                    to += 1
-                    break
 
 
 def _tt_index(hands, n, leader):
@@ -192,9 +172,8 @@ _ENTER, _RETURN, _NEXT = 0, 1, 2
 
 def _scratch():
     """Per-depth buffers of a search: moves in order, their scores and the killer lead; the
-    frames of the explicit stack; the canonical hands of a table key."""
-    return (np.full((MAX_DEPTH, 3, 10), -1, np.int64), np.empty((MAX_DEPTH, N_FRAME), np.int64),
-            np.empty((MAX_DEPTH, MAX_SEATS), np.uint32))
+    frames of the explicit stack."""
+    return (np.full((MAX_DEPTH, 3, 10), -1, np.int64), np.empty((MAX_DEPTH, N_FRAME), np.int64))
 
 
 def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pts, rest,
@@ -206,7 +185,7 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
     Iterative (an explicit stack, one row per depth): numba's on-disk cache does not keep
     recursive kernels reliably. ``scratch`` holds the per-depth buffers (:func:`_scratch`).
     """
-    buf, fr, tt_tmp = scratch
+    buf, fr = scratch
     n = ctx[CTX_N]
     trump = np.uint32(ctx[CTX_TRUMP])
     d = 0
@@ -241,10 +220,8 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             idx = np.int64(-1)
             meta = np.uint32((ctx[CTX_GEN] << 3) | leader)
             if k == 0:
-                key = tt_tmp[d]
-                _canonical(hands, n, ctx, key)
-                idx = _tt_index(key, n, leader)
-                if _tt_hit(tt_keys, tt_meta, idx, key, n, meta):
+                idx = _tt_index(hands, n, leader)
+                if _tt_hit(tt_keys, tt_meta, idx, hands, n, meta):
                     lo = np.int64(tt_lo[idx])
                     hi = np.int64(tt_hi[idx])
                     if lo >= beta or lo == hi:
@@ -313,7 +290,7 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                         hi = value
                     idx = fr[d, F_IDX]
                     for s in range(n):
-                        tt_keys[idx, s] = tt_tmp[d, s]
+                        tt_keys[idx, s] = hands[s]
                     tt_meta[idx] = np.uint32(fr[d, F_META])
                     tt_lo[idx] = lo
                     tt_hi[idx] = hi
@@ -445,11 +422,6 @@ def _row_setup(r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, t
     for j in range(5):
         ctx[CTX_FOLLOW + j] = duty_codes[d, j]
     ctx[CTX_GEN] = gen
-    for suit in range(4):  # the low block: the weakest ranks all worth the weakest's points
-        start = 7
-        while start > 0 and pts[4 * (start - 1) + suit] == pts[4 * 7 + suit]:
-            start -= 1
-        ctx[CTX_LOW + suit] = start
     return _enter_trick(trick_all[r], n, leaders[r], seat_of, np.uint32(trumps[r]), pts)
 
 
@@ -795,7 +767,7 @@ def nodes_searched() -> int:
 
 # ---------------------------------------------------------------- compilation
 
-_KERNELS = ("_scratch", "_canonical", "_tt_index", "_tt_hit", "_moves", "_order", "_search",
+_KERNELS = ("_scratch", "_tt_index", "_tt_hit", "_moves", "_order", "_search",
             "_points_left", "_enter_trick", "_mtd", "_row_setup", "_solve_rows", "_card_rows",
             "_root_moves")
 _INLINED = ("popcount32", "lowest_index32", "highest_index32")
