@@ -11,6 +11,9 @@ findings. The rendering only formats what the summaries hold.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 
@@ -25,6 +28,7 @@ from analysis.reporting import (
     Table,
     estimate_row,
     find_estimate,
+    finite,
     fmt_count,
     headroom,
     metric_rows,
@@ -35,10 +39,12 @@ from analysis.reporting import (
     png,
     policy_text,
     pp,
+    row_estimate,
     yerr,
 )
 from analysis.stats import Estimate
 from simulators.bianco_mano import metrics as M
+from simulators.bianco_mano import solver as bianco_solver
 from simulators.bianco_mano.rules import BONUS_POINTS, CONTRACT_POINTS, TOTAL_POINTS
 
 PLAYER_COUNTS = (3, 4, 5)
@@ -1190,6 +1196,306 @@ def section_shuffling(never: pl.DataFrame, shuffled: pl.DataFrame) -> Section:
     )
 
 
+# ---------------------------------------------------------------- g. the default player's strength
+
+STRENGTH_PATH = Path(bianco_solver.__file__).parent / "data" / "strength.json"
+STRENGTH_COMMAND = (
+    "python bench/pimc_strength.py --game bianco-mano --deals 2000 --rate-deals 400 "
+    "--n-jobs 2 --runs-dir .pimc_strength_runs"
+)
+STRENGTH_TITLE = "g. The default player's strength: the heuristic against PIMC"
+STRENGTH_ARMS = (("heuristic", "heuristic"), ("pimc", "PIMC"))
+STRENGTH_RATES = ("take_rate", "contract_success", "capo_rate")  # DEAL metric names
+STRENGTH_SCHEMA = {
+    "part": pl.String,
+    "piece": pl.String,
+    "players": pl.Int64,
+    "what": pl.String,
+    "measure": pl.String,
+    "value": pl.Float64,
+    "low": pl.Float64,
+    "high": pl.Float64,
+    "n": pl.Int64,
+    "p_value": pl.Float64,
+}
+
+
+def read_strength(path: Path = STRENGTH_PATH) -> dict:
+    """The shipped PIMC-against-heuristic figures (bench/pimc_strength.py); ``{}`` when the
+    file is absent, empty or unreadable."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def _pieces(doc: dict) -> dict[str, dict]:
+    pieces = doc.get("pieces") if isinstance(doc, dict) else None
+    return {k: p for k, p in (pieces or {}).items() if isinstance(p, dict)}
+
+
+def _number(value) -> float:
+    return float("nan") if value is None else float(value)
+
+
+def summarize_strength(doc: dict) -> pl.DataFrame:
+    """Tidy rows ``part, piece, players, what, measure, value, low, high, n, p_value``: the
+    paired gain per player count (``part`` "gain") and each rate arm's take rate, contract
+    success and capo rate (``part`` "rate", ``what`` the arm); pieces not measured have no
+    rows."""
+    pieces = _pieces(doc)
+    rows = []
+    for n in PLAYER_COUNTS:
+        for r in pieces.get(f"gain_{n}p", {}).get("rows", []):
+            if r.get("row") == "A - B paired":
+                rows.append({
+                    "part": "gain", "piece": f"gain_{n}p", "players": n, "what": "PIMC",
+                    "measure": "PIMC's gain per deal at seat 0", "value": _number(r["mean"]),
+                    "low": _number(r["low"]), "high": _number(r["high"]), "n": int(r["n"]),
+                    "p_value": _number(r.get("p_value")),
+                })
+        for policy, what in STRENGTH_ARMS:
+            key = f"rates_{policy}_{n}p"
+            found = {r["metric"]: r for r in pieces.get(key, {}).get("rows", [])}
+            for metric in STRENGTH_RATES:
+                if metric in found:
+                    r = found[metric]
+                    rows.append({
+                        "part": "rate", "piece": key, "players": n, "what": what,
+                        "measure": DEAL[metric].label, "value": _number(r["value"]),
+                        "low": _number(r["low"]), "high": _number(r["high"]), "n": int(r["n"]),
+                        "p_value": None,
+                    })
+    return pl.DataFrame(rows, schema=STRENGTH_SCHEMA)
+
+
+def _gain_sentence(e: Estimate, p_value: float, where: str) -> str:
+    """PIMC's paired gain read as the heuristic's loss, with its interval and p-value."""
+    said = (
+        f"the heuristic loses {e.value:.3f} points per deal to PIMC {where}"
+        if e.value >= 0
+        else f"the heuristic does better than PIMC {where}, by {-e.value:.3f} points per deal"
+    )
+    covers = "; the interval covers 0" if e.low <= 0 <= e.high else ""
+    p = "–" if p_value != p_value else f"{p_value:.3g}"
+    return f"{said} (PIMC's gain {num(e, 3, signed=True)}, p={p}, n={fmt_count(e.n)} deals{covers})"
+
+
+def figure_strength(summary: pl.DataFrame) -> bytes:
+    gains = summary.filter(pl.col("part") == "gain")
+    made = summary.filter(
+        (pl.col("part") == "rate") & (pl.col("measure") == DEAL["contract_success"].label)
+    )
+    if gains.is_empty() and made.is_empty():
+        fig, (ax,) = new_figure(6, 3.2)
+        ax.axis("off")
+        ax.text(0.5, 0.5, "not measured yet", ha="center", va="center", fontsize=12)
+        return png(fig)
+    fig, axes = new_figure(8, 3.2, ncols=2)
+    axes[0].errorbar(
+        [str(n) for n in gains["players"]], gains["value"],
+        yerr=yerr(gains["value"], gains["low"], gains["high"]), fmt="o", capsize=4,
+        color="#4C72B0",
+    )
+    axes[0].axhline(0, color="k", lw=0.8)
+    axes[0].set_xlabel("players")
+    axes[0].set_title("PIMC's gain per deal at seat 0")
+    width = 0.38
+    for i, (_, what) in enumerate(STRENGTH_ARMS):
+        part = made.filter(pl.col("what") == what)
+        x = np.array([PLAYER_COUNTS.index(n) for n in part["players"]]) + (i - 0.5) * width
+        axes[1].bar(
+            x, part["value"], width, label=f"{what} at every seat",
+            color=("#DD8452", "#4C72B0")[i],
+            yerr=yerr(part["value"], part["low"], part["high"]), capsize=2,
+        )
+    axes[1].set_xticks(range(len(PLAYER_COUNTS)), [str(n) for n in PLAYER_COUNTS])
+    axes[1].set_xlabel("players")
+    axes[1].set_title("contract success")
+    axes[1].set_ylim(0, 1.18)
+    percent_axis(axes[1])
+    axes[1].legend(fontsize=8, ncols=2, loc="upper center")
+    return png(fig)
+
+
+def _seconds(piece: dict) -> str:
+    wall = piece.get("wall_seconds")
+    return "–" if wall is None else f"{wall:,.0f} s"
+
+
+def tables_strength(summary: pl.DataFrame, pieces: dict[str, dict]) -> tuple[Table, ...]:
+    gains = summary.filter(pl.col("part") == "gain")
+    rates = summary.filter(pl.col("part") == "rate")
+    tables = []
+    if not gains.is_empty():
+        frame = pl.DataFrame({
+            "players": [str(n) for n in gains["players"]],
+            "PIMC's gain per deal": [
+                num(row_estimate(r), 3, signed=True) for r in gains.iter_rows(named=True)
+            ],
+            "p": ["–" if p != p else f"{p:.3g}" for p in gains["p_value"]],
+            "n": [fmt_count(n) for n in gains["n"]],
+            "worlds": [
+                str(pieces[k].get("settings", {}).get("worlds", "–")) for k in gains["piece"]
+            ],
+        })
+        tables.append(Table(
+            f"PIMC's card play at seat 0 against the heuristic, paired on the same deals "
+            f"(n={fmt_count(gains['n'].max())} deals per player count): seat 0's BM-10 score "
+            "change per deal, 95% t intervals; bidding, espion, call and announcement are the "
+            "heuristic's, as are the other seats.",
+            frame,
+        ))
+    if not rates.is_empty():
+        keys = list(dict.fromkeys(zip(rates["players"], rates["measure"], strict=True)))
+        frame = {"players": [str(n) for n, _ in keys], "measure": [m for _, m in keys]}
+        for _, what in STRENGTH_ARMS:
+            arm = {
+                (r["players"], r["measure"]): r
+                for r in rates.filter(pl.col("what") == what).iter_rows(named=True)
+            }
+            frame[f"{what}, every seat"] = [
+                pct(row_estimate(arm[k])) if k in arm else "–" for k in keys
+            ]
+            frame[f"n ({what})"] = [fmt_count(arm[k]["n"]) if k in arm else "–" for k in keys]
+        tables.append(Table(
+            f"Every seat PIMC beside every seat heuristic on the same deals (n="
+            f"{fmt_count(rates['n'].max())} deals per arm; contract success and capo among "
+            "taken deals). The take rate is the same by construction: the bidding is the "
+            "heuristic's in both arms.",
+            pl.DataFrame(frame),
+        ))
+    done = [(k, p) for k, p in pieces.items() if "command" in p]
+    tables.append(Table(
+        "How each figure was measured (wall time on the machine that ran it).",
+        pl.DataFrame(
+            {
+                "piece": [k for k, _ in done],
+                "command": [p["command"] for _, p in done],
+                "wall time": [_seconds(p) for _, p in done],
+                "measured": [str(p.get("measured", "–")) for _, p in done],
+            },
+            schema={c: pl.String for c in ("piece", "command", "wall time", "measured")},
+        ),
+    ))
+    return tuple(tables)
+
+
+def findings_strength(
+    summary: pl.DataFrame, pieces: dict[str, dict], report_deals: int | None
+) -> tuple[str, ...]:
+    gains = summary.filter(pl.col("part") == "gain")
+    rates = summary.filter(pl.col("part") == "rate")
+    findings = []
+    said = [
+        _gain_sentence(row_estimate(r), r["p_value"], f"with {r['players']} players")
+        for r in gains.iter_rows(named=True)
+        if finite(r["value"])
+    ]
+    if said:
+        findings.append("Card play at one seat: " + "; ".join(said) + ".")
+    for n in PLAYER_COUNTS:
+        part = rates.filter(pl.col("players") == n)
+        arms = {
+            (r["what"], r["measure"]): row_estimate(r) for r in part.iter_rows(named=True)
+        }
+        take = [arms.get((w, DEAL["take_rate"].label)) for _, w in STRENGTH_ARMS]
+        made = [arms.get((w, DEAL["contract_success"].label)) for _, w in STRENGTH_ARMS]
+        if None in made:
+            continue
+        same = (
+            "the same in both arms, by construction (the bidding is the heuristic's)"
+            if None not in take and take[0].value == take[1].value
+            else f"{pct(take[1]) if take[1] else '–'} against {pct(take[0]) if take[0] else '–'}"
+        )
+        findings.append(
+            f"{n} players, every seat PIMC: contract success {pct(made[1])} against "
+            f"{pct(made[0])} with every seat heuristic (n={fmt_count(made[1].n)} taken deals); "
+            f"the take rate is {same}."
+        )
+    sizes = {
+        "comparison": sorted({pieces[k]["settings"]["deals"] for k in gains["piece"]}),
+        "rate arm": sorted({pieces[k]["settings"]["deals"] for k in rates["piece"]}),
+    }
+    worlds = sorted({
+        p["settings"]["worlds"] for p in pieces.values() if "worlds" in p.get("settings", {})
+    })
+    rest = (
+        f"the {fmt_count(report_deals)} deals per player count of sections a-c"
+        if report_deals
+        else "the rest of this report"
+    )
+    findings.append(
+        "PIMC is slow, so these figures rest on far fewer deals than " + rest + ": "
+        + "; ".join(f"{', '.join(fmt_count(s) for s in v)} per {k}" for k, v in sizes.items() if v)
+        + f" (worlds per card: {', '.join(map(str, worlds)) or '–'}); their intervals are "
+        "wider accordingly."
+    )
+    return tuple(findings)
+
+
+def section_strength(doc: dict, report_deals: int | None = None) -> Section:
+    """The heuristic (every other section's player) against PIMC's card play, from the shipped
+    figures (``doc`` as :func:`read_strength` returns it; empty: how to make them)."""
+    summary = summarize_strength(doc)
+    pieces = _pieces(doc)
+    method = (
+        "PIMC (Perfect-Information Monte Carlo, simulators/bianco_mano/solver/pimc.py) plays "
+        "the cards only: before each card it deals the cards the player cannot see at random, "
+        "consistently with what he has seen — his hand (and his espion when he took), every "
+        "card played and by whom, each void and each 'could not beat the dominant card' that "
+        "BM-8's duties revealed, the turned card, the espion, the called card — solves each "
+        "of these worlds double-dummy (every hand visible) and plays the card with the best "
+        "mean BM-10 score change. Bidding, espion, call and announcement are the heuristic's "
+        "(PIMC extends it), and its worlds ignore what they reveal (who took, in which round, "
+        "the family named); solving each world with every hand visible credits the player "
+        "with knowledge he will not have. Gains: 'tapisvert compare bianco-mano --a pimc --b "
+        "heuristic --seats 0', PIMC at seat 0 and the heuristic at the other seats, both arms "
+        "on the same deals; the figure is the paired difference of seat 0's BM-10 score "
+        "change per deal (all-pass deals count 0), with its t interval and p-value; a "
+        "negative figure means the heuristic plays the cards better. Rates: PIMC at every "
+        "seat beside the heuristic at every seat on the same deals (the deal metrics of "
+        "tapisvert simulate bianco-mano; Wilson intervals). Measured by "
+        "bench/pimc_strength.py and shipped in "
+        "simulators/bianco_mano/solver/data/strength.json."
+    )
+    if summary.is_empty():
+        return Section(
+            key="g",
+            title=STRENGTH_TITLE,
+            method=method,
+            tables=(
+                Table(
+                    "Not measured yet (n=0 deals): the figures are made by this command and "
+                    "shipped with the package.",
+                    pl.DataFrame({"status": ["not measured yet"], "command": [STRENGTH_COMMAND]}),
+                ),
+            ),
+            plot=Plot("g_strength.png", figure_strength(summary), "Not measured yet."),
+            findings=(
+                "The heuristic's strength against PIMC has not been measured yet (n=0 deals): "
+                f"run '{STRENGTH_COMMAND}'.",
+            ),
+            summary=summary,
+        )
+    return Section(
+        key="g",
+        title=STRENGTH_TITLE,
+        method=method,
+        tables=tables_strength(summary, pieces),
+        plot=Plot(
+            "g_strength.png",
+            figure_strength(summary),
+            "Left: PIMC's gain per deal at seat 0 by player count, bars: 95% paired t "
+            "intervals. Right: contract success with every seat PIMC or heuristic, bars: 95% "
+            "Wilson intervals.",
+        ),
+        findings=findings_strength(summary, pieces, report_deals),
+        summary=summary,
+    )
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -1238,6 +1544,7 @@ REPORT = Report(
         lambda runs, ctx: section_shuffling(
             _game_deals(runs, "games_4p"), _game_deals(runs, "games_4p_shuffled")
         ),
+        lambda runs, ctx: section_strength(read_strength(), _sizes(ctx)["deals"]),
     ),
     settings=settings,
 )

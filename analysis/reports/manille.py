@@ -12,6 +12,9 @@ draws one figure and states its findings.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 
@@ -26,6 +29,7 @@ from analysis.reporting import (
     Table,
     estimate_row,
     find_estimate,
+    finite,
     formatted,
     metric_rows,
     new_figure,
@@ -39,6 +43,7 @@ from analysis.reporting import (
 )
 from simulators.manille import metrics as MM
 from simulators.manille import rules as R
+from simulators.manille import solver as manille_solver
 
 BASE_DEALS = 400_000
 BASE_GAMES = 30_000
@@ -409,6 +414,212 @@ def section_games(games_by_target: dict[int, pl.DataFrame]) -> Section:
         findings=findings, summary=summary)
 
 
+# ---------------------------------------------------------------- h. the default player's strength
+
+STRENGTH_PATH = Path(manille_solver.__file__).parent / "data" / "strength.json"
+STRENGTH_COMMAND = ("python bench/pimc_strength.py --game manille --deals 2000 "
+                    "--rate-deals 400 --n-jobs 2 --runs-dir .pimc_strength_runs")
+STRENGTH_TITLE = "h. The default player's strength: the heuristic against PIMC"
+STRENGTH_GAINS = (("gain_default", "PIMC's defaults"), ("gain_choose", "trump choice only"),
+                  ("gain_contre", "contre/surcontre only"), ("gain_play", "card play only"))
+STRENGTH_ARMS = (("rates_heuristic", "heuristic"), ("rates_pimc", "PIMC"))
+STRENGTH_SCHEMA = {"part": pl.String, "piece": pl.String, "what": pl.String,
+                   "measure": pl.String, "value": pl.Float64, "low": pl.Float64,
+                   "high": pl.Float64, "n": pl.Int64, "p_value": pl.Float64}
+
+
+def read_strength(path: Path = STRENGTH_PATH) -> dict:
+    """The shipped PIMC-against-heuristic figures (bench/pimc_strength.py); ``{}`` when the
+    file is absent, empty or unreadable."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def _pieces(doc: dict) -> dict[str, dict]:
+    pieces = doc.get("pieces") if isinstance(doc, dict) else None
+    return {k: p for k, p in (pieces or {}).items() if isinstance(p, dict)}
+
+
+def _number(value) -> float:
+    return float("nan") if value is None else float(value)
+
+
+def summarize_strength(doc: dict) -> pl.DataFrame:
+    """Tidy rows ``part, piece, what, measure, value, low, high, n, p_value``: each gain
+    piece's paired difference (``part`` "gain") and each rate arm's deal metrics (``part``
+    "rate", ``what`` the arm); pieces not measured have no rows."""
+    pieces = _pieces(doc)
+    rows = []
+    for key, what in STRENGTH_GAINS:
+        for r in pieces.get(key, {}).get("rows", []):
+            if r.get("row") == "A - B paired":
+                rows.append({"part": "gain", "piece": key, "what": what,
+                             "measure": "PIMC's gain per deal at seat 0",
+                             "value": _number(r["mean"]), "low": _number(r["low"]),
+                             "high": _number(r["high"]), "n": int(r["n"]),
+                             "p_value": _number(r.get("p_value"))})
+    for key, what in STRENGTH_ARMS:
+        for r in pieces.get(key, {}).get("rows", []):
+            rows.append({"part": "rate", "piece": key, "what": what, "measure": r["label"],
+                         "value": _number(r["value"]), "low": _number(r["low"]),
+                         "high": _number(r["high"]), "n": int(r["n"]), "p_value": None})
+    return pl.DataFrame(rows, schema=STRENGTH_SCHEMA)
+
+
+def _strength_figure(gains: pl.DataFrame, pieces: dict[str, dict]) -> bytes:
+    fig, (ax,) = new_figure(6, 3.2)
+    if gains.is_empty():
+        ax.axis("off")
+        ax.text(0.5, 0.5, "not measured yet", ha="center", va="center", fontsize=12)
+        return png(fig)
+    y = np.arange(gains.height)[::-1]
+    ax.errorbar(gains["value"], y, xerr=yerr(gains["value"], gains["low"], gains["high"]),
+                fmt="o", capsize=4, color="#4C72B0")
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_yticks(y, [w if k != "gain_default" else
+                      f"{w}\n({', '.join(pieces[k].get('decisions') or []) or '–'})"
+                      for k, w in zip(gains["piece"], gains["what"], strict=True)])
+    ax.set_xlabel("PIMC's gain over the heuristic, points per deal at seat 0")
+    ax.grid(axis="x", alpha=0.3)
+    return png(fig)
+
+
+def _seconds(piece: dict) -> str:
+    wall = piece.get("wall_seconds")
+    return "–" if wall is None else f"{wall:,.0f} s"
+
+
+def _measured_table(pieces: dict[str, dict]) -> Table:
+    done = [(k, p) for k, p in pieces.items() if "command" in p]
+    return Table("How each figure was measured (wall time on the machine that ran it).",
+                 pl.DataFrame({"piece": [k for k, _ in done],
+                               "command": [p["command"] for _, p in done],
+                               "wall time": [_seconds(p) for _, p in done],
+                               "measured": [str(p.get("measured", "–")) for _, p in done]},
+                              schema={c: pl.String for c in ("piece", "command", "wall time",
+                                                             "measured")}))
+
+
+def _gain_sentence(e, p_value: float, where: str) -> str:
+    """PIMC's paired gain read as the heuristic's loss, with its interval and p-value."""
+    said = (f"The heuristic loses {e.value:.2f} points per deal to PIMC {where}" if e.value >= 0
+            else f"The heuristic does better than PIMC {where}, by {-e.value:.2f} points per "
+                 "deal")
+    covers = "; the interval covers 0" if e.low <= 0 <= e.high else ""
+    p = "–" if p_value != p_value else f"{p_value:.3g}"
+    return f"{said} (PIMC's gain {num(e, 2, signed=True)}, p={p}, n={e.n:,} deals{covers})."
+
+
+def section_strength(doc: dict, report_deals: int | None = None) -> Section:
+    """The heuristic (every other section's player) against PIMC, from the shipped figures
+    (``doc`` as :func:`read_strength` returns it; empty: the section says how to make them)."""
+    summary = summarize_strength(doc)
+    pieces = _pieces(doc)
+    method = (
+        "PIMC (Perfect-Information Monte Carlo, simulators/manille/solver/pimc.py) deals the "
+        "cards a player cannot see at random, consistently with what he has seen — his hand, "
+        "every card played and by whom, each void and each 'could not beat or trump' that "
+        "MA-5's duties revealed — solves each of these worlds double-dummy (every hand "
+        "visible) and takes the action with the best average: the card with the most points, "
+        "the trump (a suit, sans atout or pass) with the best mean MA-6 margin, contre when "
+        "the side's mean margin is positive. Its worlds ignore what the bidding reveals (the "
+        "trump named or passed, contre and surcontre say something about the hands), and "
+        "solving each world with every hand visible credits the player with knowledge he "
+        "will not have. Gains: 'tapisvert compare manille --a pimc --b heuristic --seats 0', "
+        "PIMC at seat 0 and the heuristic at the three others, both arms on the same deals; "
+        "the figure is the paired difference of seat 0's net deal score (its team's MA-6 "
+        "score minus the other team's), with its t interval and p-value. By decision kind, "
+        "PIMC makes only that decision (pimc_choose, pimc_contre, pimc_play) and the "
+        "heuristic, which it extends, the others; with its defaults PIMC makes the decisions "
+        "listed beside them. A negative figure means the heuristic does better at that kind "
+        "of decision. Rates: PIMC at every seat beside the heuristic at "
+        "every seat on the same deals (the deal metrics of tapisvert simulate manille; "
+        "Wilson intervals for rates, t for the mean). Measured by bench/pimc_strength.py and "
+        "shipped in simulators/manille/solver/data/strength.json.")
+    gains = summary.filter(pl.col("part") == "gain")
+    rates = summary.filter(pl.col("part") == "rate")
+    if gains.is_empty() and rates.is_empty():
+        return Section(
+            key="strength", title=STRENGTH_TITLE, method=method,
+            tables=(Table("Not measured yet (n=0 deals): the figures are made by this command "
+                          "and shipped with the package.",
+                          pl.DataFrame({"status": ["not measured yet"],
+                                        "command": [STRENGTH_COMMAND]})),),
+            plot=Plot("h_strength.png", _strength_figure(gains, pieces), "Not measured yet."),
+            findings=("The heuristic's strength against PIMC has not been measured yet "
+                      f"(n=0 deals): run '{STRENGTH_COMMAND}'.",),
+            summary=summary)
+    tables, findings = [], []
+    if not gains.is_empty():
+        table = pl.DataFrame({
+            "PIMC decides": [", ".join(pieces[k].get("decisions") or []) or "–"
+                             for k in gains["piece"]],
+            "arm": [w + (" (= PIMC's defaults)" if pieces[k].get("same_as") else "")
+                    for k, w in zip(gains["piece"], gains["what"], strict=True)],
+            "PIMC's gain per deal": [num(row_estimate(r), 2, signed=True)
+                                     for r in gains.iter_rows(named=True)],
+            "p": ["–" if p != p else f"{p:.3g}" for p in gains["p_value"]],
+            "n": [f"{n:,}" for n in gains["n"]],
+            "worlds": [str(pieces[k].get("settings", {}).get("worlds", "–"))
+                       for k in gains["piece"]]})
+        tables.append(Table(
+            f"PIMC at seat 0 against the heuristic, paired on the same deals (n="
+            f"{int(gains['n'].max()):,} deals per comparison): seat 0's net deal score, 95% "
+            "t intervals; the other decisions and the other seats are the heuristic's.", table))
+        for r in gains.filter(pl.col("piece") == "gain_default").iter_rows(named=True):
+            e = row_estimate(r)
+            if finite(e.value):
+                findings.append(_gain_sentence(e, r["p_value"], "at one seat"))
+        kinds = [f"{r['what']} {num(row_estimate(r), 2, signed=True)}"
+                 for r in gains.iter_rows(named=True) if r["piece"] != "gain_default"]
+        if kinds:
+            findings.append("By decision kind, PIMC's gain per deal: " + "; ".join(kinds)
+                            + " (a negative figure: the heuristic does better there).")
+    if not rates.is_empty():
+        labels = list(dict.fromkeys(rates["measure"].to_list()))
+        frame: dict[str, list[str]] = {"measure": labels}
+        for key, what in STRENGTH_ARMS:
+            arm = {r["measure"]: r for r in rates.filter(pl.col("piece") == key)
+                   .iter_rows(named=True)}
+            frame[f"{what}, every seat"] = [
+                "–" if m not in arm else num(row_estimate(arm[m]), 2)
+                if m == DEAL["taking_margin"].label else pct(row_estimate(arm[m]))
+                for m in labels]
+            frame[f"n ({what})"] = [f"{arm[m]['n']:,}" if m in arm else "–" for m in labels]
+        tables.append(Table(
+            f"Every seat PIMC beside every seat heuristic on the same deals (n="
+            f"{int(rates['n'].max()):,} deals per arm; each rate among its own deals).",
+            pl.DataFrame(frame)))
+        made = rates.filter(pl.col("measure") == DEAL["taking_success"].label)
+        if made.height == 2:
+            h, p = (row_estimate(made.filter(pl.col("what") == w).row(0, named=True))
+                    for _, w in STRENGTH_ARMS)
+            findings.append(f"With every seat PIMC the taking team ends above 34 in {pct(p)} "
+                            f"of deals, against {pct(h)} with every seat heuristic "
+                            f"(n={p.n:,} deals).")
+    tables.append(_measured_table(pieces))
+    sizes = {"comparison": sorted({pieces[k]["settings"]["deals"] for k in gains["piece"]}),
+             "rate arm": sorted({pieces[k]["settings"]["deals"] for k in rates["piece"]})}
+    worlds = sorted({p["settings"]["worlds"] for p in pieces.values()
+                     if "worlds" in p.get("settings", {})})
+    rest = (f"the {report_deals:,} deals per arm of sections a-e" if report_deals
+            else "the rest of this report")
+    findings.append(
+        "PIMC is slow, so these figures rest on far fewer deals than " + rest + ": "
+        + "; ".join(f"{', '.join(f'{s:,}' for s in v)} per {k}" for k, v in sizes.items() if v)
+        + f" (worlds per decision: {', '.join(map(str, worlds)) or '–'}); their intervals "
+        "are wider accordingly.")
+    return Section(
+        key="strength", title=STRENGTH_TITLE, method=method, tables=tuple(tables),
+        plot=Plot("h_strength.png", _strength_figure(gains, pieces),
+                  "PIMC's gain over the heuristic per deal at seat 0, by the decisions PIMC "
+                  "makes; bars: 95% paired t intervals."),
+        findings=tuple(findings), summary=summary)
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -446,6 +657,7 @@ REPORT = Report(
         lambda runs, ctx: section_contre(_deals(runs), _deals(runs, "deals_never_contre")),
         lambda runs, ctx: section_edge(_deals(runs), _game_deals(runs)),
         lambda runs, ctx: section_games({t: runs[f"games_{t}"].table("games") for t in TARGETS}),
+        lambda runs, ctx: section_strength(read_strength(), _sizes(ctx)["deals"]),
     ),
     settings=settings,
 )
