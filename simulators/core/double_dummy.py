@@ -54,6 +54,7 @@ from simulators.core.tricks import (
     SUIT_MASK,
     Obligations,
     _legal_one,
+    _takes_one,
 )
 
 __all__ = ["solve", "card_values", "searched_moves", "Position", "position", "nodes_searched",
@@ -93,6 +94,18 @@ def _tt_hit(tt_keys, tt_meta, idx, hands, n, meta):
         if tt_keys[idx, s] != hands[s]:
             return False
     return True
+
+
+def _add_card(c, k, led_mask, best, best_pos, best_trump, trump):
+    """The trick after card ``c`` is played at position ``k`` (0: the lead): led suit mask,
+    winning card, its position, whether a trump is on the table."""
+    bit = np.uint32(1) << np.uint32(c)
+    is_trump = (bit & trump) != 0
+    if k == 0:
+        return SUIT_MASK[c & 3], c, np.int64(0), is_trump
+    if _takes_one(c, bit, led_mask, best, best_trump, is_trump):
+        return led_mask, c, k, best_trump or is_trump
+    return led_mask, best, best_pos, best_trump or is_trump
 
 
 def _moves(legal, alive, pts):
@@ -138,12 +151,7 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
             else:
                 score = r - p * 8
         else:
-            is_trump = (bit & trump) != 0
-            if is_trump:
-                takes = (not best_trump) or c < best
-            else:
-                takes = (not best_trump) and (led_mask & bit) != 0 and c < best
-            if takes:
+            if _takes_one(c, bit, led_mask, best, best_trump, (bit & trump) != 0):
                 score = 600 + p * 8 - r if last else 500 - r * 2 + p
             elif not opp_holds:
                 score = 300 + p * 8
@@ -238,14 +246,9 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             led = np.uint32(fr[d, F_LED])
             best = fr[d, F_BEST]
             best_trump = fr[d, F_BTRUMP] != 0
-            opp_holds = False
-            if k == 0:
-                legal = hand
-            else:
-                opp_holds = team[seat_of[leader * n + fr[d, F_POS]]] != team[seat]
-                legal = _legal_one(hand, led, best, best_trump, trump, opp_holds,
-                                   ctx[CTX_FOLLOW], ctx[CTX_BEAT], ctx[CTX_TRUMP_DUTY],
-                                   ctx[CTX_OVERTRUMP], ctx[CTX_UNDERTRUMP])
+            opp_holds = k > 0 and team[seat_of[leader * n + fr[d, F_POS]]] != team[seat]
+            legal = _legal_now(hands, seat, k, leader, fr[d, F_POS], led, best, best_trump,
+                               trump, team, seat_of, n, ctx)
             moves = _moves(legal, in_hands | table, pts)
             fr[d, F_NM] = _order(moves, k, k == n - 1, led, best, best_trump, trump, opp_holds,
                                  in_hands | table, pts, hint, buf[d, 0], buf[d, 1],
@@ -307,21 +310,12 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             seat = fr[d, F_SEAT]
             bit = np.uint32(1) << np.uint32(c)
             hands[seat] = np.uint32(fr[d, F_HAND]) & ~bit
-            is_trump = (bit & trump) != 0
             led = np.uint32(fr[d, F_LED])
             best = fr[d, F_BEST]
             best_pos = fr[d, F_POS]
             best_trump = fr[d, F_BTRUMP] != 0
-            if k == 0:
-                led, best, best_pos, best_trump = SUIT_MASK[c & 3], c, np.int64(0), is_trump
-            else:
-                if is_trump:
-                    takes = (not best_trump) or c < best
-                else:
-                    takes = (not best_trump) and (led & bit) != 0 and c < best
-                if takes:
-                    best, best_pos = c, k
-                best_trump = best_trump or is_trump
+            led, best, best_pos, best_trump = _add_card(c, k, led, best, best_pos, best_trump,
+                                                        trump)
             points = fr[d, F_TPTS] + pts[c]
             e = d + 1
             if k == n - 1:
@@ -372,18 +366,8 @@ def _enter_trick(row_trick, n, leader, seat_of, trump, pts):
         if c < 0:
             break
         bit = np.uint32(1) << np.uint32(c)
-        is_trump = (bit & trump) != 0
-        if j == 0:
-            led_mask = SUIT_MASK[c & 3]
-            best, best_trump = c, is_trump
-        else:
-            if is_trump:
-                takes = (not best_trump) or c < best
-            else:
-                takes = (not best_trump) and (led_mask & bit) != 0 and c < best
-            if takes:
-                best, best_pos = c, np.int64(j)
-            best_trump = best_trump or is_trump
+        led_mask, best, best_pos, best_trump = _add_card(c, np.int64(j), led_mask, best, best_pos,
+                                                         best_trump, trump)
         table |= bit
         table_pts += pts[c]
         k += 1
@@ -422,7 +406,25 @@ def _row_setup(r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, t
     for j in range(5):
         ctx[CTX_FOLLOW + j] = duty_codes[d, j]
     ctx[CTX_GEN] = gen
-    return _enter_trick(trick_all[r], n, leaders[r], seat_of, np.uint32(trumps[r]), pts)
+    k, led_mask, best, best_pos, best_trump, table, table_pts = _enter_trick(
+        trick_all[r], n, leaders[r], seat_of, np.uint32(trumps[r]), pts)
+    cards_left = popcount32(table)
+    for s in range(n):
+        cards_left += popcount32(hands[s])
+    rest = _points_left(hands, n, table, (cards_left + n - 1) // n, trick_points, pts)
+    return k, led_mask, best, best_pos, best_trump, table, table_pts, rest
+
+
+def _legal_now(hands, seat, k, leader, best_pos, led_mask, best, best_trump, trump, team,
+               seat_of, n, ctx):
+    """The legal cards of ``seat``, to play at position ``k`` of the trick (the trick
+    kernel's duties: an opponent holds it when its winning card's side is not his)."""
+    if k == 0:
+        return hands[seat]
+    opp = team[seat_of[leader * n + best_pos]] != team[seat]
+    return _legal_one(hands[seat], led_mask, best, best_trump, trump, opp, ctx[CTX_FOLLOW],
+                      ctx[CTX_BEAT], ctx[CTX_TRUMP_DUTY], ctx[CTX_OVERTRUMP],
+                      ctx[CTX_UNDERTRUMP])
 
 
 def _solve_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
@@ -436,14 +438,9 @@ def _solve_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
     ctx = np.empty(CTX_SIZE, np.int64)
     scratch = _scratch()
     for r in range(hands_all.shape[0]):
-        k, led_mask, best, best_pos, best_trump, table, table_pts = _row_setup(
+        k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
             r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
             seat_of, trick_points, first_gen + r, ctx, hands, team, pts)
-        cards_left = popcount32(table)
-        for s in range(n):
-            cards_left += popcount32(hands[s])
-        tricks_left = (cards_left + n - 1) // n
-        rest = _points_left(hands, n, table, tricks_left, trick_points, pts)
         if targets[r] >= 0:
             t = targets[r]
             v = _search(hands, k, leaders[r], led_mask, best, best_pos, best_trump, table,
@@ -467,25 +464,15 @@ def _card_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, team
     ctx = np.empty(CTX_SIZE, np.int64)
     scratch = _scratch()
     for r in range(hands_all.shape[0]):
-        k, led_mask, best, best_pos, best_trump, table, table_pts = _row_setup(
+        k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
             r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
             seat_of, trick_points, first_gen + r, ctx, hands, team, pts)
         leader = np.int64(leaders[r])
-        cards_left = popcount32(table)
-        for s in range(n):
-            cards_left += popcount32(hands[s])
-        tricks_left = (cards_left + n - 1) // n
-        rest = _points_left(hands, n, table, tricks_left, trick_points, pts)
         seat = seat_of[leader * n + k]
         hand = hands[seat]
         trump = np.uint32(trumps[r])
-        if k == 0:
-            legal = hand
-        else:
-            opp = team[seat_of[leader * n + best_pos]] != team[seat]
-            legal = _legal_one(hand, led_mask, best, best_trump, trump, opp, ctx[CTX_FOLLOW],
-                               ctx[CTX_BEAT], ctx[CTX_TRUMP_DUTY], ctx[CTX_OVERTRUMP],
-                               ctx[CTX_UNDERTRUMP])
+        legal = _legal_now(hands, seat, k, leader, best_pos, led_mask, best, best_trump, trump,
+                           team, seat_of, n, ctx)
         for c in range(32):
             out[r, c] = -1
         guess = rest // 2
@@ -495,17 +482,8 @@ def _card_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, team
             m &= m - np.uint32(1)
             bit = np.uint32(1) << np.uint32(c)
             hands[seat] = hand & ~bit
-            is_trump = (bit & trump) != 0
-            if k == 0:
-                n_led, n_best, n_pos, n_trump = SUIT_MASK[c & 3], np.int64(c), np.int64(0), is_trump
-            else:
-                if is_trump:
-                    takes = (not best_trump) or c < best
-                else:
-                    takes = (not best_trump) and (led_mask & bit) != 0 and c < best
-                n_led = led_mask
-                n_best, n_pos = (np.int64(c), np.int64(k)) if takes else (best, best_pos)
-                n_trump = best_trump or is_trump
+            n_led, n_best, n_pos, n_trump = _add_card(np.int64(c), k, led_mask, best, best_pos,
+                                                      best_trump, trump)
             n_pts = table_pts + pts[c]
             if k == n - 1:
                 won = n_pts + trick_points
@@ -541,7 +519,7 @@ def _root_moves(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
     pts = np.empty(32, np.int64)
     ctx = np.empty(CTX_SIZE, np.int64)
     for r in range(hands_all.shape[0]):
-        k, led_mask, best, best_pos, best_trump, table, table_pts = _row_setup(
+        k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
             r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
             seat_of, trick_points, 0, ctx, hands, team, pts)
         leader = np.int64(leaders[r])
@@ -549,13 +527,8 @@ def _root_moves(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
         alive = table
         for s in range(n):
             alive |= hands[s]
-        if k == 0:
-            legal = hands[seat]
-        else:
-            opp = team[seat_of[leader * n + best_pos]] != team[seat]
-            legal = _legal_one(hands[seat], led_mask, best, best_trump, np.uint32(trumps[r]),
-                               opp, ctx[CTX_FOLLOW], ctx[CTX_BEAT], ctx[CTX_TRUMP_DUTY],
-                               ctx[CTX_OVERTRUMP], ctx[CTX_UNDERTRUMP])
+        legal = _legal_now(hands, seat, k, leader, best_pos, led_mask, best, best_trump,
+                           np.uint32(trumps[r]), team, seat_of, n, ctx)
         out[r] = _moves(legal, alive, pts)
 
 
@@ -770,7 +743,7 @@ def nodes_searched() -> int:
 _KERNELS = ("_scratch", "_tt_index", "_tt_hit", "_moves", "_order", "_search",
             "_points_left", "_enter_trick", "_mtd", "_row_setup", "_solve_rows", "_card_rows",
             "_root_moves")
-_INLINED = ("popcount32", "lowest_index32", "highest_index32")
+_INLINED = ("popcount32", "lowest_index32", "highest_index32", "_legal_now", "_add_card")
 
 
 def _kernels() -> None:
@@ -779,7 +752,7 @@ def _kernels() -> None:
     The duties are the trick kernel's own compiled ``_legal_one`` (compiled there first).
     """
     tricks._kernels()
-    globals()["_legal_one"] = tricks._legal_one
+    globals().update(_legal_one=tricks._legal_one, _takes_one=tricks._takes_one)
     jit_once(globals(), _KERNELS, inline=_INLINED)
 
 

@@ -33,8 +33,9 @@ from typing import NamedTuple
 import numpy as np
 
 from simulators.core import tricks
+from simulators.core.double_dummy import _add_card
 from simulators.core.jit import jit_once
-from simulators.core.tricks import CLOCKWISE, SUIT_MASK, Obligations, _legal_one
+from simulators.core.tricks import CLOCKWISE, Obligations, _legal_one
 
 U32 = np.uint32
 MAX_SLOTS = 5  # hidden slots a sampler fills: up to four other seats and a set-aside espion
@@ -97,18 +98,8 @@ def _history(plays, leaders, n, seat_of, trump, duties, team, played_by, cannot_
                                        duties[0], duties[1], duties[2], duties[3], duties[4])
                     if legal & bit == 0:
                         cannot_hold[seat] |= xbit
-            is_trump = (bit & trump) != 0
-            if k == 0:
-                led = SUIT_MASK[c & 3]
-                best, best_trump = c, is_trump
-            else:
-                if is_trump:
-                    takes = (not best_trump) or c < best
-                else:
-                    takes = (not best_trump) and (led & bit) != 0 and c < best
-                if takes:
-                    best, best_pos = c, np.int64(k)
-                best_trump = best_trump or is_trump
+            led, best, best_pos, best_trump = _add_card(c, np.int64(k), led, best, best_pos,
+                                                        best_trump, trump)
             played_by[seat] |= bit
             table |= bit
             trick[k] = c
@@ -384,8 +375,10 @@ _KERNELS = ("_history", "_compositions", "_multinomial", "_decode", "_fills", "_
 def _kernels() -> None:
     """Jit this module's kernels once per process (see core.jit); the duties are the trick
     kernel's own compiled ``_legal_one``."""
-    tricks._kernels()
-    globals()["_legal_one"] = tricks._legal_one
+    from simulators.core import double_dummy
+
+    double_dummy._kernels()
+    globals().update(_legal_one=tricks._legal_one, _add_card=double_dummy._add_card)
     jit_once(globals(), _KERNELS)
 
 

@@ -242,6 +242,15 @@ def _legal_one(hand, led_mask, best, best_is_trump, trump_mask, opponent_holds,
     return trumps if must_trump else hand
 
 
+def _takes_one(c, bit, led_mask, best, best_trump, is_trump):
+    """Whether card ``c`` (mask ``bit``) takes the lead of a trick from its winning card
+    ``best``: a trump beats any non-trump and a weaker trump; otherwise only a stronger card
+    of the led suit wins (suit strength; :func:`beats` for batches)."""
+    if is_trump:
+        return (not best_trump) or c < best
+    return (not best_trump) and (led_mask & bit) != 0 and c < best
+
+
 def _legal_rows(hand, led_mask, best, best_is_trump, trump_mask, opponent_holds,
                 follow, beat, trump, overtrump, undertrump):
     out = np.empty(hand.shape[0], dtype=np.uint32)
@@ -576,11 +585,7 @@ def _play_card(cards, rows, dense, k, t, n, rank_only, seat_of, hands, team, tru
                 elif (c >> 2) == (best >> 2):
                     tied = True
             else:
-                if is_trump:
-                    takes = (not best_trump) or c < best
-                else:
-                    takes = (not best_trump) and (led_mask & bit) != 0 and c < best
-                if takes:
+                if _takes_one(c, bit, led_mask, best, best_trump, is_trump):
                     best, best_pos = c, np.int64(k)
                 best_trump = best_trump or is_trump
         if last:
@@ -779,7 +784,7 @@ def _reject_illegal(cards, view: CardView, units, describe) -> None:
 
 _KERNELS = ("_legal_rows", "_fisher_yates", "_cut", "_prefix", "_first_illegal", "_play_card",
             "_lead_view")
-_INLINED = ("_applies", "_legal_one")  # per-card helpers of _legal_rows and _play_card
+_INLINED = ("_applies", "_legal_one", "_takes_one")  # per-card helpers of the kernels
 
 
 def _kernels() -> None:
