@@ -19,7 +19,13 @@ from simulators.bianco_mano.solver.command import SOLVE
 from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.core import bits
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
-from simulators.core.pimc import parse_plays
+from simulators.core.pimc import (
+    PLAY_DOC,
+    WORLDS_DOC,
+    check_strength_question,
+    parse_plays,
+    strength_reference,
+)
 from simulators.core.tables import enum_column
 
 # ------------------------------------------------------------------ units
@@ -167,17 +173,11 @@ class OddsQuestion:
         "doc": "bidding position from the dealer's left (0) to the dealer (n-1)"})
     family: str | None = field(default=None, metadata={
         "doc": "take in round 2 naming this family (R, B, J, V) instead of the turned one"})
-    play: str | None = field(default=None, metadata={
-        "doc": "ways of playing the cards on the same deals, the first the reference: "
-               "heuristic (the policies), pimc, double-dummy (Manille, Bianco Mano)"})
-    worlds: int = field(default=8, metadata={
-        "doc": "worlds per decision of the PIMC players of --play pimc"})
+    play: str | None = field(default=None, metadata={"doc": PLAY_DOC})
+    worlds: int = field(default=8, metadata={"doc": WORLDS_DOC})
 
     def __post_init__(self) -> None:
-        if self.play is not None:
-            parse_plays(self.play)
-        if not isinstance(self.worlds, int) or not 1 <= self.worlds <= 1000:
-            raise ValueError(f"worlds must be an integer in 1..1000, got {self.worlds!r}")
+        check_strength_question(self.play, self.worlds)
 
 
 def _situation(config, question: OddsQuestion):
@@ -246,8 +246,11 @@ def _odds_metrics(config, question: OddsQuestion):
     return ODDS_METRICS if question.play is None else play_metrics(parse_plays(question.play))
 
 
+
+
+
 def _odds_reference(question: OddsQuestion) -> str:
-    return "pass" if question.play is None else parse_plays(question.play)[0]
+    return strength_reference(question.play, "pass")  # every decision against passing
 
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=_odds_metrics,

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simulators.core import tricks
+from simulators.core import bits, tricks
 from simulators.core.double_dummy import _add_card
 from simulators.core.jit import jit_once
 from simulators.core.tricks import CLOCKWISE, Obligations, _legal_one
@@ -382,6 +382,19 @@ def _kernels() -> None:
     jit_once(globals(), _KERNELS)
 
 
+def card_play(obs, choose_row) -> np.ndarray:
+    """A batch's cards: the one legal card where there is one, else ``choose_row(i)`` (int8).
+
+    ``obs`` is a game's card-play observation with ``legal`` masks and the play so far
+    (``plays``), which worlds are read from."""
+    if obs.plays is None:
+        raise ValueError("pimc needs the play so far (PlayObs.plays): an engine that fills it")
+    cards = bits.bit_index(bits.lowest_bit(obs.legal)).astype(np.int8)
+    for i in np.flatnonzero(bits.popcount(obs.legal) > 1):
+        cards[i] = choose_row(int(i))
+    return cards
+
+
 def only_move(pos) -> int:
     """The one card worth playing when every legal card of the player to move is equivalent
     to one other (same points, no live card between them: the same in every world), else -1."""
@@ -397,6 +410,24 @@ PLAYS = ("heuristic", "pimc", "double-dummy")
 """How the cards are played in ``tapisvert odds GAME --play``: by the table's policies (the
 heuristic by default), by PIMC players at every seat, or double-dummy (every hand visible:
 the bound of what the cards allow)."""
+
+
+PLAY_DOC = ("ways of playing the cards on the same deals, the first the reference: heuristic "
+            "(the policies), pimc, double-dummy (Manille, Bianco Mano)")
+WORLDS_DOC = "worlds per decision of the PIMC players of --play pimc"
+
+
+def check_strength_question(play: str | None, worlds) -> None:
+    """An odds question's ``play`` and ``worlds`` (``ValueError`` naming the bad one)."""
+    if play is not None:
+        parse_plays(play)
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 1000:
+        raise ValueError(f"worlds must be an integer in 1..1000, got {worlds!r}")
+
+
+def strength_reference(play: str | None, default: str) -> str:
+    """The way every other is paired against: the first of ``play``, else ``default``."""
+    return default if play is None else parse_plays(play)[0]
 
 
 def parse_plays(text: str) -> tuple[str, ...]:

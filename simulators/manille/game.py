@@ -12,7 +12,13 @@ import numpy as np
 import polars as pl
 
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
-from simulators.core.pimc import parse_plays
+from simulators.core.pimc import (
+    PLAY_DOC,
+    WORLDS_DOC,
+    check_strength_question,
+    parse_plays,
+    strength_reference,
+)
 from simulators.manille import rules as R
 from simulators.manille.metrics import DEAL_METRICS, odds_metrics, play_metrics
 from simulators.manille.observations import POLICY_METHODS
@@ -149,17 +155,11 @@ class OddsQuestion:
     """The dealer's 8 cards; every choice is played (see ``dealing.play_choices``)."""
 
     hand: str = field(metadata={"doc": 'the dealer\'s 8 cards, e.g. "10P AP RP 9P 10C 7C AK 8T"'})
-    play: str | None = field(default=None, metadata={
-        "doc": "ways of playing the cards on the same deals, the first the reference: "
-               "heuristic (the policies), pimc, double-dummy (Manille, Bianco Mano)"})
-    worlds: int = field(default=8, metadata={
-        "doc": "worlds per decision of the PIMC players of --play pimc"})
+    play: str | None = field(default=None, metadata={"doc": PLAY_DOC})
+    worlds: int = field(default=8, metadata={"doc": WORLDS_DOC})
 
     def __post_init__(self) -> None:
-        if self.play is not None:
-            parse_plays(self.play)
-        if not isinstance(self.worlds, int) or not 1 <= self.worlds <= 1000:
-            raise ValueError(f"worlds must be an integer in 1..1000, got {self.worlds!r}")
+        check_strength_question(self.play, self.worlds)
 
 
 def play_odds(config, policies, question: OddsQuestion, count: int, seed: int,
@@ -201,8 +201,11 @@ def _odds_metrics(config, question: OddsQuestion):
     return odds_metrics(R.DECISIONS)
 
 
+
+
+
 def _odds_reference(question: OddsQuestion) -> str:
-    return "pass" if question.play is None else parse_plays(question.play)[0]
+    return strength_reference(question.play, "pass")  # every decision against passing
 
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=_odds_metrics,

@@ -47,8 +47,9 @@ def test_every_choice_plays_the_same_deals():
     passed = frame.filter(pl.col("decision") == "pass")
     assert passed["trump"].n_unique() > 1  # the partner chooses after a pass
     assert ((frame["taking_points"] > 34) == frame["made"]).all()
-    table = odds_table(GAME.odds.metrics, play_odds(ManilleConfig(), HeuristicPolicy(),
-                                                     OddsQuestion(HAND), 500, 4), "pass")
+    table = odds_table(GAME.odds.metrics_for(ManilleConfig(), OddsQuestion(HAND)),
+                       play_odds(ManilleConfig(), HeuristicPolicy(), OddsQuestion(HAND), 500, 4),
+                       "pass")
     assert ((table["low"] <= table["value"]) & (table["value"] <= table["high"])).all()
     row = table.filter((pl.col("decision") == "P - pass")
                        & (pl.col("metric") == "net score per deal")).row(0, named=True)

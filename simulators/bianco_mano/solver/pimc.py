@@ -51,13 +51,7 @@ class PimcPolicy(HeuristicPolicy):
 
     def play(self, obs):
         """The legal card with the best mean BM-10 score change over the sampled worlds."""
-        if obs.plays is None:
-            raise ValueError("pimc needs the play so far (PlayObs.plays): an engine that "
-                             "fills it")
-        cards = bits.bit_index(bits.lowest_bit(obs.legal)).astype(np.int8)  # one legal card
-        for i in np.flatnonzero(bits.popcount(obs.legal) > 1):
-            cards[i] = self._play_row(obs, int(i))
-        return cards
+        return pimc.card_play(obs, lambda i: self._play_row(obs, i))
 
     def _play_row(self, obs, i: int) -> int:
         n, seat, taker = obs.n_players, int(obs.seat[i]), int(obs.taker[i])

@@ -67,13 +67,7 @@ class PimcPolicy(HeuristicPolicy):
         """The legal card with the most points on average over the sampled worlds."""
         if not self.pimc_play:
             return super().play(obs)
-        if obs.plays is None:
-            raise ValueError("pimc needs the play so far (PlayObs.plays): an engine that "
-                             "fills it")
-        cards = bits.bit_index(bits.lowest_bit(obs.legal)).astype(np.int8)  # one legal card
-        for i in np.flatnonzero(bits.popcount(obs.legal) > 1):
-            cards[i] = self._play_row(obs, int(i))
-        return cards
+        return pimc.card_play(obs, lambda i: self._play_row(obs, i))
 
     def _play_row(self, obs, i: int) -> int:
         seat, trump = int(obs.seat[i]), int(obs.trump[i])
