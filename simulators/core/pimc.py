@@ -208,36 +208,43 @@ def _count_ways(class_allowed, class_size, need, m, ways, strides):
             ways[i, st] = total
 
 
-def _sample(cards, allowed, need, m, uniforms, out):
-    """Deal ``cards`` (allowed[j]: bitmask of the slots card j may go to) to ``m`` slots of
-    sizes ``need``, one world per row of ``uniforms``; returns False if no deal fits."""
+def _classes(cards, allowed):
+    """Cards grouped by their allowed slots, the smallest class first: each class's slots,
+    size and cards (rows of ``members``)."""
     n_cards = cards.shape[0]
-    # classes of cards by their allowed slots, the smallest first
     class_of = np.full(1 << MAX_SLOTS, -1, np.int64)
     class_allowed = np.zeros(1 << MAX_SLOTS, np.int64)
     class_size = np.zeros(1 << MAX_SLOTS, np.int64)
     n_classes = 0
     for j in range(n_cards):
         a = allowed[j]
-        if a == 0:
-            return False
         if class_of[a] < 0:
             class_of[a] = n_classes
             class_allowed[n_classes] = a
             n_classes += 1
         class_size[class_of[a]] += 1
     order = np.argsort(class_size[:n_classes], kind="mergesort")
-    c_allowed = class_allowed[:n_classes][order]
-    c_size = class_size[:n_classes][order]
-    members = np.empty((n_classes, n_cards), np.int64)
-    filled = np.zeros(n_classes, np.int64)
     rank = np.empty(n_classes, np.int64)
     for i in range(n_classes):
         rank[order[i]] = i
+    members = np.empty((n_classes, n_cards), np.int64)
+    filled = np.zeros(n_classes, np.int64)
     for j in range(n_cards):
         i = rank[class_of[allowed[j]]]
         members[i, filled[i]] = cards[j]
         filled[i] += 1
+    return class_allowed[:n_classes][order], class_size[:n_classes][order], members
+
+
+def _sample(cards, allowed, need, m, uniforms, out):
+    """Deal ``cards`` (allowed[j]: bitmask of the slots card j may go to) to ``m`` slots of
+    sizes ``need``, one world per row of ``uniforms``; returns False if no deal fits."""
+    n_cards = cards.shape[0]
+    for j in range(n_cards):
+        if allowed[j] == 0:
+            return False
+    c_allowed, c_size, members = _classes(cards, allowed)
+    n_classes = c_size.shape[0]
     strides = np.zeros(MAX_SLOTS, np.int64)
     s = 1
     for j in range(m):
@@ -368,8 +375,8 @@ def row_generator(seed: int, *keys) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(words)))
 
 
-_KERNELS = ("_history", "_compositions", "_multinomial", "_decode", "_fills", "_count_ways",
-            "_sample")
+_KERNELS = ("_history", "_classes", "_compositions", "_multinomial", "_decode", "_fills",
+            "_count_ways", "_sample")
 
 
 def _kernels() -> None:
