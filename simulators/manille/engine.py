@@ -137,7 +137,8 @@ def _choose_trump(config, dispatch, units, hands, dealer, noise_at):
     choice = np.full((n_rows, 2), -1, dtype=I8)
     legal = np.full(n_rows, ALL_CHOICES)
     first = dispatch("choose", ChoiceObs(hands[:, 3], dealer, dealer, False, legal,
-                                         noise_at(SLOT_CHOICE)), dealer, I8)
+                                         noise_at(SLOT_CHOICE), config.sans_atout_must_beat),
+                     dealer, I8)
     reject((first < 0) | (first > R.PASS_TO_PARTNER), units, "choice",
            lambda i: f"{int(first[i])} by the dealer; expected 0..5 (MA-3)")
     choice[:, 0] = first
@@ -150,7 +151,8 @@ def _choose_trump(config, dispatch, units, hands, dealer, noise_at):
         noise = noise_at(SLOT_CHOICE + 1)
         second = dispatch("choose", ChoiceObs(hands[passed, 1], partner, dealer[passed], True,
                                               np.full(passed.size, allowed),
-                                              None if noise is None else noise[passed]),
+                                              None if noise is None else noise[passed],
+                                              config.sans_atout_must_beat),
                           partner, I8)
         bad = (second < 0) | (second > 4) | ((allowed >> np.clip(second, 0, 7).astype(np.uint8))
                                              & 1 == 0)
@@ -163,7 +165,7 @@ def _choose_trump(config, dispatch, units, hands, dealer, noise_at):
     return choice, trump, chooser_pos
 
 
-def _ask_contre(dispatch, units, hands, dealer, chooser_pos, trump, noise_at):
+def _ask_contre(dispatch, units, hands, dealer, chooser_pos, trump, noise_at, must_beat=False):
     """Contre by the opponents, then surcontre by the taking team (MA-4)."""
     n_rows = len(dealer)
     chooser = seat_of(dealer, chooser_pos)
@@ -183,7 +185,7 @@ def _ask_contre(dispatch, units, hands, dealer, chooser_pos, trump, noise_at):
             seat = seat_of(dealer[ask], pos[ask])
             noise = noise_at(SLOT_CONTRE + 2 * (stage - 1) + order)
             obs = ContreObs(hands[ask, pos[ask]], seat, dealer[ask], chooser[ask], trump[ask],
-                            stage, order, None if noise is None else noise[ask])
+                            stage, order, None if noise is None else noise[ask], must_beat)
             yes = dispatch("contre", obs, seat, bool)
             out[ask, order] = yes
             said[ask[yes]] = True
@@ -209,7 +211,7 @@ def play_batch(config: R.ManilleConfig, dispatch: Dispatch, deck: np.ndarray, cu
     hands = _deal_hands(config, deck, cut)
     choice, trump, chooser_pos = _choose_trump(config, dispatch, units, hands, dealer, noise_at)
     contre, surcontre, level, contre_by, surcontre_by = _ask_contre(
-        dispatch, units, hands, dealer, chooser_pos, trump, noise_at)
+        dispatch, units, hands, dealer, chooser_pos, trump, noise_at, config.sans_atout_must_beat)
     plays, winner_pos, taking_won, taking_tricks = _play_tricks(
         config, dispatch, units, hands, dealer, trump, level, noise_at)
     taking_card_points = mask_points(taking_won)

@@ -45,6 +45,7 @@ class ChoiceObs(NamedTuple):
     passed: bool
     legal: np.ndarray
     noise: np.ndarray | None
+    sans_atout_must_beat: bool = False  # the table's rule option (MA-5)
 
 
 class ContreObs(NamedTuple):
@@ -62,6 +63,7 @@ class ContreObs(NamedTuple):
     level: int
     order: int
     noise: np.ndarray | None
+    sans_atout_must_beat: bool = False  # the table's rule option (MA-5)
 
 
 class PlayObs(NamedTuple):

@@ -108,11 +108,12 @@ class PimcPolicy(HeuristicPolicy):
         return self._worlds(gen, np.uint32(hand), np.uint32(0), seat, others,
                             [R.HAND_SIZE] * 3, np.zeros(R.N_SEATS, np.uint32))
 
-    def _points(self, hands, trump: int, dealer: int) -> np.ndarray:
+    def _points(self, hands, trump: int, dealer: int, must_beat: bool) -> np.ndarray:
         """The taking team's double-dummy points of each world, from the first card."""
         team = ((TEAM_OF_SEAT + dealer) % 2).astype(np.int64)
         pos = dd.position(hands, (dealer - 1) % R.N_SEATS, tricks.SUIT_MASK[trump],
-                          duty_tables(False), table=np.full(len(hands), int(trump == R.SANS_ATOUT)),
+                          duty_tables(must_beat),
+                          table=np.full(len(hands), int(trump == R.SANS_ATOUT)),
                           card_points=CARD_POINTS, team=team, trick_points=R.TRICK_POINT,
                           direction=dd.COUNTER_CLOCKWISE)
         return dd.solve(pos).astype(np.float64)
@@ -137,25 +138,27 @@ class PimcPolicy(HeuristicPolicy):
         for trump in TRUMPS:
             if legal >> trump & 1:
                 factor = R.SANS_ATOUT_FACTOR if trump == R.SANS_ATOUT else 1
-                margins[trump] = ((self._points(hands, trump, dealer) - R.THRESHOLD)
-                                  * factor).mean()
+                points = self._points(hands, trump, dealer, obs.sans_atout_must_beat)
+                margins[trump] = ((points - R.THRESHOLD) * factor).mean()
         if legal >> R.PASS_TO_PARTNER & 1:
-            margins[R.PASS_TO_PARTNER] = self._pass_margin(hands, seat, dealer)
+            margins[R.PASS_TO_PARTNER] = self._pass_margin(hands, seat, dealer,
+                                                           obs.sans_atout_must_beat)
         return int(np.argmax(margins))
 
-    def _pass_margin(self, hands, seat: int, dealer: int) -> float:
+    def _pass_margin(self, hands, seat: int, dealer: int, must_beat: bool) -> float:
         """Mean margin when the partner names, by the heuristic rules, on each world."""
         partner = (seat + 2) % R.N_SEATS
         n = len(hands)
         obs = ChoiceObs(hands[:, partner], np.full(n, partner, np.int8),
                         np.full(n, dealer, np.int8), True,
-                        np.full(n, 0b11111, np.uint8), None)
+                        np.full(n, 0b11111, np.uint8), None, must_beat)
         named = HeuristicPolicy.choose(self, obs)
         margin = np.empty(n)
         for trump in np.unique(named):
             rows = named == trump
             factor = R.SANS_ATOUT_FACTOR if trump == R.SANS_ATOUT else 1
-            margin[rows] = (self._points(hands[rows], int(trump), dealer) - R.THRESHOLD) * factor
+            margin[rows] = (self._points(hands[rows], int(trump), dealer, must_beat)
+                            - R.THRESHOLD) * factor
         return float(margin.mean())
 
     # ---------------------------------------------------------------- contre
@@ -169,7 +172,8 @@ class PimcPolicy(HeuristicPolicy):
             seat, dealer = int(obs.seat[i]), int(obs.dealer[i])
             gen = pimc.row_generator(self.seed, obs.noise[i], obs.hand[i], seat, obs.level)
             hands = self._dealt_worlds(gen, obs.hand[i], seat)
-            taking = self._points(hands, int(obs.trump[i]), dealer) - R.THRESHOLD
+            taking = self._points(hands, int(obs.trump[i]), dealer,
+                                  obs.sans_atout_must_beat) - R.THRESHOLD
             mine = taking if (seat - dealer) % 2 == 0 else -taking
             out[i] = mine.mean() > 0
         return out
