@@ -50,7 +50,13 @@ class SeatDispatch:
         out = np.zeros(n_rows, dtype=dtype)
         for i, policy in enumerate(self.unique):
             rows = which == i
-            if rows.any():
+            if not rows.any():
+                continue
+            if getattr(policy, "costly", False):  # a search per row: ask its rows only
+                acting = np.flatnonzero(rows)
+                out[acting] = self._ask(policy, method, _rows_of(obs, acting, n_rows),
+                                        acting.size, dtype)
+            else:  # numpy over the whole batch is cheaper than slicing every field
                 out = np.where(rows, self._ask(policy, method, obs, n_rows, dtype), out)
         return out
 
@@ -97,6 +103,13 @@ class SeatDispatch:
             raise IllegalAction(f"{type(policy).__name__}.{method} returned {out.dtype}, "
                                 "expected integers")
         return out.astype(dtype, copy=False)
+
+
+def _rows_of(obs, rows: np.ndarray, n_rows: int):
+    """The observation of ``rows`` only: every field with the batch as leading axis sliced."""
+    return obs._replace(**{name: value[rows] for name, value in obs._asdict().items()
+                           if isinstance(value, np.ndarray) and value.ndim
+                           and value.shape[0] == n_rows})
 
 
 def reject(bad: np.ndarray, units: np.ndarray, what: str, detail) -> None:

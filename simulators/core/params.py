@@ -61,6 +61,9 @@ class Policy:
     units_per_chunk: ClassVar[int | None] = None
     """A slow policy's hint (e.g. a search at every decision): the runner's default chunk
     holds at most this many units, so ``--n-jobs`` shares even a small run."""
+    costly: ClassVar[bool] = False
+    """True for a policy whose decisions cost far more than slicing an observation (a
+    search per row): at a table of several policies it is asked about its own rows only."""
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):

@@ -144,3 +144,34 @@ def test_dispatch_has_a_combined_method_only_where_it_still_stands_for_the_parts
     assert not has(Planner(), Redraws())      # the subclass redefines draw below the plan
     assert has(Replans(), Planner())          # ... and here the plan again, below draw
     assert not SeatDispatch(Redraws(), 1, ("draw",), "test").has("undefined")
+
+
+def test_a_costly_policy_is_asked_about_its_own_rows_only():
+    """SeatDispatch hands a policy marked ``costly`` (a search per row) only the rows where
+    its seats act, with every batch field sliced; the others see the whole batch."""
+    from typing import NamedTuple
+
+    from simulators.core.dispatch import SeatDispatch
+
+    class Obs(NamedTuple):
+        value: np.ndarray
+        scalar: int
+
+    seen = {}
+
+    class Cheap:
+        def act(self, obs):
+            seen["cheap"] = len(obs.value)
+            return obs.value
+
+    class Costly(Cheap):
+        costly = True
+
+        def act(self, obs):
+            seen["costly"] = obs.value.tolist()
+            return obs.value * 10
+
+    dispatch = SeatDispatch([Costly(), Cheap(), Cheap()], 3, ("act",), "test")
+    out = dispatch("act", Obs(np.arange(6), 7), np.array([0, 1, 2, 0, 1, 2]), np.int64)
+    assert seen == {"costly": [0, 3], "cheap": 6}
+    assert out.tolist() == [0, 1, 2, 30, 4, 5]

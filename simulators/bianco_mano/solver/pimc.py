@@ -43,6 +43,7 @@ class PimcPolicy(HeuristicPolicy):
 
     uses_noise = True
     units_per_chunk = 50  # about a second a deal: small chunks keep --n-jobs busy
+    costly = True  # asked about its own seats' rows only
 
     worlds: int = param(8, low=1, high=1000, doc="worlds sampled per card played")
     seed: int = param(0, low=0, high=2**31 - 1,
