@@ -93,7 +93,8 @@ def test_odds_identical_for_n_jobs_and_chunk_sizes_with_paired_rows(tmp_path, ga
                out_dir=tmp_path / "odds")
     assert_frame_equal(one, two)
     whole = hook.play(experiment.config, experiment.play_policies(), question, 3_000, 5)
-    assert_frame_equal(one, odds_table(hook.metrics, whole, hook.reference))
+    assert_frame_equal(one, odds_table(hook.metrics_for(experiment.config, question), whole,
+                                       hook.reference_for(question)))
     paired = one.filter(one["decision"].str.contains(" - "))
     assert paired.height >= 1 and (paired["low"] <= paired["value"]).all()
     assert (paired["value"] <= paired["high"]).all()
