@@ -42,6 +42,7 @@ import base64
 import importlib
 import importlib.util
 import io
+import json
 import math
 import os
 import shutil
@@ -559,3 +560,28 @@ def build_all(out_dir: str | Path = "reports", **settings: Any) -> dict[str, Pat
     paths = {"index": out_dir / "index.html"}
     paths.update({b.game.name: b.paths["html"] for b in built})
     return paths
+
+
+# ------------------------------------------------------------------ shipped measured figures
+
+
+def read_measured(path: Path) -> dict:
+    """A shipped JSON document of measured figures (e.g. a game's strength.json); ``{}``
+    when the file is absent, empty or unreadable, so a report section can say so."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def measured_pieces(doc: dict) -> dict[str, dict]:
+    """The ``pieces`` of a measured document (each one figure and how it was measured)."""
+    pieces = doc.get("pieces") if isinstance(doc, dict) else None
+    return {k: p for k, p in (pieces or {}).items() if isinstance(p, dict)}
+
+
+def json_number(value) -> float:
+    """A JSON number, ``null`` read as NaN."""
+    return float("nan") if value is None else float(value)
+

@@ -11,7 +11,6 @@ findings. The rendering only formats what the summaries hold.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +30,8 @@ from analysis.reporting import (
     finite,
     fmt_count,
     headroom,
+    json_number,
+    measured_pieces,
     metric_rows,
     new_figure,
     num,
@@ -39,6 +40,7 @@ from analysis.reporting import (
     png,
     policy_text,
     pp,
+    read_measured,
     row_estimate,
     yerr,
 )
@@ -1223,20 +1225,7 @@ STRENGTH_SCHEMA = {
 def read_strength(path: Path = STRENGTH_PATH) -> dict:
     """The shipped PIMC-against-heuristic figures (bench/pimc_strength.py); ``{}`` when the
     file is absent, empty or unreadable."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return doc if isinstance(doc, dict) else {}
-
-
-def _pieces(doc: dict) -> dict[str, dict]:
-    pieces = doc.get("pieces") if isinstance(doc, dict) else None
-    return {k: p for k, p in (pieces or {}).items() if isinstance(p, dict)}
-
-
-def _number(value) -> float:
-    return float("nan") if value is None else float(value)
+    return read_measured(path)
 
 
 def summarize_strength(doc: dict) -> pl.DataFrame:
@@ -1244,16 +1233,16 @@ def summarize_strength(doc: dict) -> pl.DataFrame:
     paired gain per player count (``part`` "gain") and each rate arm's take rate, contract
     success and capo rate (``part`` "rate", ``what`` the arm); pieces not measured have no
     rows."""
-    pieces = _pieces(doc)
+    pieces = measured_pieces(doc)
     rows = []
     for n in PLAYER_COUNTS:
         for r in pieces.get(f"gain_{n}p", {}).get("rows", []):
             if r.get("row") == "A - B paired":
                 rows.append({
                     "part": "gain", "piece": f"gain_{n}p", "players": n, "what": "PIMC",
-                    "measure": "PIMC's gain per deal at seat 0", "value": _number(r["mean"]),
-                    "low": _number(r["low"]), "high": _number(r["high"]), "n": int(r["n"]),
-                    "p_value": _number(r.get("p_value")),
+                    "measure": "PIMC's gain per deal at seat 0", "value": json_number(r["mean"]),
+                    "low": json_number(r["low"]), "high": json_number(r["high"]), "n": int(r["n"]),
+                    "p_value": json_number(r.get("p_value")),
                 })
         for policy, what in STRENGTH_ARMS:
             key = f"rates_{policy}_{n}p"
@@ -1263,9 +1252,9 @@ def summarize_strength(doc: dict) -> pl.DataFrame:
                     r = found[metric]
                     rows.append({
                         "part": "rate", "piece": key, "players": n, "what": what,
-                        "measure": DEAL[metric].label, "value": _number(r["value"]),
-                        "low": _number(r["low"]), "high": _number(r["high"]), "n": int(r["n"]),
-                        "p_value": None,
+                        "measure": DEAL[metric].label, "value": json_number(r["value"]),
+                        "low": json_number(r["low"]), "high": json_number(r["high"]),
+                        "n": int(r["n"]), "p_value": None,
                     })
     return pl.DataFrame(rows, schema=STRENGTH_SCHEMA)
 
@@ -1439,7 +1428,7 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
     """The heuristic (every other section's player) against PIMC's card play, from the shipped
     figures (``doc`` as :func:`read_strength` returns it; empty: how to make them)."""
     summary = summarize_strength(doc)
-    pieces = _pieces(doc)
+    pieces = measured_pieces(doc)
     method = (
         "PIMC (Perfect-Information Monte Carlo, simulators/bianco_mano/solver/pimc.py) plays "
         "the cards only: before each card it deals the cards the player cannot see at random, "

@@ -12,7 +12,6 @@ draws one figure and states its findings.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +30,8 @@ from analysis.reporting import (
     find_estimate,
     finite,
     formatted,
+    json_number,
+    measured_pieces,
     metric_rows,
     new_figure,
     num,
@@ -38,6 +39,7 @@ from analysis.reporting import (
     percent_axis,
     png,
     policy_text,
+    read_measured,
     row_estimate,
     yerr,
 )
@@ -431,41 +433,28 @@ STRENGTH_SCHEMA = {"part": pl.String, "piece": pl.String, "what": pl.String,
 def read_strength(path: Path = STRENGTH_PATH) -> dict:
     """The shipped PIMC-against-heuristic figures (bench/pimc_strength.py); ``{}`` when the
     file is absent, empty or unreadable."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return doc if isinstance(doc, dict) else {}
-
-
-def _pieces(doc: dict) -> dict[str, dict]:
-    pieces = doc.get("pieces") if isinstance(doc, dict) else None
-    return {k: p for k, p in (pieces or {}).items() if isinstance(p, dict)}
-
-
-def _number(value) -> float:
-    return float("nan") if value is None else float(value)
+    return read_measured(path)
 
 
 def summarize_strength(doc: dict) -> pl.DataFrame:
     """Tidy rows ``part, piece, what, measure, value, low, high, n, p_value``: each gain
     piece's paired difference (``part`` "gain") and each rate arm's deal metrics (``part``
     "rate", ``what`` the arm); pieces not measured have no rows."""
-    pieces = _pieces(doc)
+    pieces = measured_pieces(doc)
     rows = []
     for key, what in STRENGTH_GAINS:
         for r in pieces.get(key, {}).get("rows", []):
             if r.get("row") == "A - B paired":
                 rows.append({"part": "gain", "piece": key, "what": what,
                              "measure": "PIMC's gain per deal at seat 0",
-                             "value": _number(r["mean"]), "low": _number(r["low"]),
-                             "high": _number(r["high"]), "n": int(r["n"]),
-                             "p_value": _number(r.get("p_value"))})
+                             "value": json_number(r["mean"]), "low": json_number(r["low"]),
+                             "high": json_number(r["high"]), "n": int(r["n"]),
+                             "p_value": json_number(r.get("p_value"))})
     for key, what in STRENGTH_ARMS:
         for r in pieces.get(key, {}).get("rows", []):
             rows.append({"part": "rate", "piece": key, "what": what, "measure": r["label"],
-                         "value": _number(r["value"]), "low": _number(r["low"]),
-                         "high": _number(r["high"]), "n": int(r["n"]), "p_value": None})
+                         "value": json_number(r["value"]), "low": json_number(r["low"]),
+                         "high": json_number(r["high"]), "n": int(r["n"]), "p_value": None})
     return pl.DataFrame(rows, schema=STRENGTH_SCHEMA)
 
 
@@ -517,7 +506,7 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
     """The heuristic (every other section's player) against PIMC, from the shipped figures
     (``doc`` as :func:`read_strength` returns it; empty: the section says how to make them)."""
     summary = summarize_strength(doc)
-    pieces = _pieces(doc)
+    pieces = measured_pieces(doc)
     method = (
         "PIMC (Perfect-Information Monte Carlo, simulators/manille/solver/pimc.py) deals the "
         "cards a player cannot see at random, consistently with what he has seen — his hand, "
