@@ -24,9 +24,8 @@ from simulators.core import cards32, rng
 from simulators.core.params import check_count
 from simulators.manille import rules as R
 from simulators.manille.engine import (
-    N_DECISIONS,
-    STREAM_NOISE,
     Dispatch,
+    decision_noise,
     play_batch,
     turn_order_positions,
 )
@@ -134,11 +133,7 @@ def play_choices(config: R.ManilleConfig, policies, situation: Situation, n_deal
         seats = list(per_seat)
         seats[0] = _Forced(per_seat[0], action)
         dispatch = Dispatch(seats)
-        noise = None
-        if dispatch.uses_noise:
-            draws = rng.draw_per_unit(entropy, units, STREAM_NOISE,
-                                      lambda g, size: rng.uniforms(g, size, N_DECISIONS), 0)
-            noise = np.ascontiguousarray(draws.T)
+        noise = decision_noise(entropy, units) if dispatch.uses_noise else None
         a = play_batch(config, dispatch, deck, cut, np.zeros(n_deals, np.int8), noise, units)
         taking_points = a.taking_card_points.astype(np.int16) + a.taking_tricks
         frames.append(pl.DataFrame({

@@ -305,7 +305,9 @@ def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noi
 # ---------------------------------------------------------------- randomness
 
 
-def _noise(entropy, units, step):
+def decision_noise(entropy, units, step: int = 0):
+    """(N_DECISIONS, units) uniforms of the policies' noise stream (deal ``i``'s whatever the
+    batch)."""
     draws = rng.draw_per_unit(entropy, units, STREAM_NOISE,
                               lambda gen, size: rng.uniforms(gen, size, N_DECISIONS), step)
     return np.ascontiguousarray(draws.T)
@@ -419,7 +421,7 @@ def simulate_deals(config: R.ManilleConfig, policies, n_deals: int, seed: int = 
     ids = np.arange(first_deal, first_deal + n_deals, dtype=np.int64)
     deck = rng.draw_per_unit(entropy, ids, STREAM_SHUFFLE, tricks.shuffled_decks, 0)
     cut = rng.draw_per_unit(entropy, ids, STREAM_CUT, tricks.cut_drawer(config.cut_weights), 0)
-    noise = _noise(entropy, ids, 0) if dispatch.uses_noise else None
+    noise = decision_noise(entropy, ids) if dispatch.uses_noise else None
     dealer = (ids & SEAT_MOD).astype(I8)
     arrays = play_batch(config, dispatch, deck, cut, dealer, noise, ids)
     table = deal_table(entropy, arrays, {"deal_id": ids})
@@ -456,7 +458,7 @@ def simulate_games(config: R.ManilleConfig, policies, n_games: int, seed: int = 
         units = ids[active]
         deck = rng.draw_per_unit(entropy, units, STREAM_SHUFFLE, tricks.shuffled_decks, step)
         cut = rng.draw_per_unit(entropy, units, STREAM_CUT, draw_cuts, step)
-        noise = _noise(entropy, units, step) if dispatch.uses_noise else None
+        noise = decision_noise(entropy, units, step) if dispatch.uses_noise else None
         arrays = play_batch(config, dispatch, deck, cut, dealer[active], noise, units)
         parts.append(arrays)
         part_game.append(units)

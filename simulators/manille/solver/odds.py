@@ -22,7 +22,7 @@ from simulators.core import rng
 from simulators.core.pimc import parse_plays
 from simulators.manille import rules as R
 from simulators.manille.dealing import Situation, situation_decks
-from simulators.manille.engine import N_DECISIONS, STREAM_NOISE, Dispatch, play_batch
+from simulators.manille.engine import Dispatch, decision_noise, play_batch
 from simulators.manille.solver import deal_positions
 from simulators.manille.solver.pimc import PimcPolicy
 
@@ -59,11 +59,7 @@ def play_strengths(config: R.ManilleConfig, policies, situation: Situation, play
 
     def played(seats):
         dispatch = Dispatch(seats)
-        noise = None
-        if dispatch.uses_noise:
-            draws = rng.draw_per_unit(entropy, units, STREAM_NOISE,
-                                      lambda g, size: rng.uniforms(g, size, N_DECISIONS), 0)
-            noise = np.ascontiguousarray(draws.T)
+        noise = decision_noise(entropy, units) if dispatch.uses_noise else None
         return play_batch(config, dispatch, deck, cut, dealer, noise, units)
 
     base = played(per_seat)
