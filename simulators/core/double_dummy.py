@@ -391,6 +391,12 @@ def _mtd(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pt
     return lower
 
 
+def _row_buffers(n):
+    """One row's hands, sides, card points and search constants, filled by _row_setup."""
+    return (np.empty(n, np.uint32), np.empty(n, np.int64), np.empty(32, np.int64),
+            np.empty(CTX_SIZE, np.int64))
+
+
 def _row_setup(r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
                seat_of, trick_points, gen, ctx, hands, team, pts):
     n = hands_all.shape[1]
@@ -432,10 +438,7 @@ def _solve_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
                 tt_move, counter, out):
     """Each row's value (``targets[r] < 0``) or whether side 0 reaches ``targets[r]`` (0/1)."""
     n = hands_all.shape[1]
-    hands = np.empty(n, np.uint32)
-    team = np.empty(n, np.int64)
-    pts = np.empty(32, np.int64)
-    ctx = np.empty(CTX_SIZE, np.int64)
+    hands, team, pts, ctx = _row_buffers(n)
     scratch = _scratch()
     for r in range(hands_all.shape[0]):
         k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
@@ -458,10 +461,7 @@ def _card_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, team
                tt_move, counter, out):
     """Each legal card's value for the player to move (``out[r, c]``; -1: not legal)."""
     n = hands_all.shape[1]
-    hands = np.empty(n, np.uint32)
-    team = np.empty(n, np.int64)
-    pts = np.empty(32, np.int64)
-    ctx = np.empty(CTX_SIZE, np.int64)
+    hands, team, pts, ctx = _row_buffers(n)
     scratch = _scratch()
     for r in range(hands_all.shape[0]):
         k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
@@ -514,10 +514,7 @@ def _root_moves(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
                 seat_of, trick_points, out):
     """The cards the search tries at each row's root (after equivalent-card merging)."""
     n = hands_all.shape[1]
-    hands = np.empty(n, np.uint32)
-    team = np.empty(n, np.int64)
-    pts = np.empty(32, np.int64)
-    ctx = np.empty(CTX_SIZE, np.int64)
+    hands, team, pts, ctx = _row_buffers(n)
     for r in range(hands_all.shape[0]):
         k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
             r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
@@ -740,7 +737,7 @@ def nodes_searched() -> int:
 
 # ---------------------------------------------------------------- compilation
 
-_KERNELS = ("_scratch", "_tt_index", "_tt_hit", "_moves", "_order", "_search",
+_KERNELS = ("_scratch", "_row_buffers", "_tt_index", "_tt_hit", "_moves", "_order", "_search",
             "_points_left", "_enter_trick", "_mtd", "_row_setup", "_solve_rows", "_card_rows",
             "_root_moves")
 _INLINED = ("popcount32", "lowest_index32", "highest_index32", "_legal_now", "_add_card")
