@@ -40,6 +40,7 @@ class SeatDispatch:
         self.index = np.array([next(i for i, q in enumerate(unique) if q is p) for p in per_seat],
                               dtype=np.int8)
         self.uses_noise = any(getattr(p, "uses_noise", False) for p in unique)
+        self.wants_world = any(getattr(p, "wants_world", False) for p in unique)
 
     def __call__(self, method: str, obs, seat: np.ndarray, dtype) -> np.ndarray:
         """The acting seats' policies' answers, one per row, as ``dtype``."""
@@ -106,10 +107,15 @@ class SeatDispatch:
 
 
 def _rows_of(obs, rows: np.ndarray, n_rows: int):
-    """The observation of ``rows`` only: every field with the batch as leading axis sliced."""
-    return obs._replace(**{name: value[rows] for name, value in obs._asdict().items()
-                           if isinstance(value, np.ndarray) and value.ndim
-                           and value.shape[0] == n_rows})
+    """The observation of ``rows`` only: every field with the batch as leading axis sliced,
+    and any object that can ``select`` rows (a rollout's world)."""
+    fields = {}
+    for name, value in obs._asdict().items():
+        if isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n_rows:
+            fields[name] = value[rows]
+        elif callable(getattr(value, "select", None)):
+            fields[name] = value.select(rows)
+    return obs._replace(**fields)
 
 
 def reject(bad: np.ndarray, units: np.ndarray, what: str, detail) -> None:

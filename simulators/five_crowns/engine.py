@@ -100,6 +100,18 @@ class _Round:
     last_turns: np.ndarray  # FC-5: turns left once someone is out
     turns: np.ndarray
     capped: np.ndarray
+    pile_counts: np.ndarray  # (N, 56) int16: the discard pile's cards, face up
+    known: np.ndarray  # (N, n, 56) int16: cards taken from the pile, not since discarded
+    known_total: np.ndarray  # (N, 56) int16: ``known`` summed over the seats
+
+    def seen_by(self, active: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """(k, 56) cards each deciding seat has seen outside his hand and the stock: the
+        discard pile and what the others took from it (and may still hold)."""
+        return self.pile_counts[active] + self.known_total[active] - self.known[active, seat]
+
+    def rows(self, index: np.ndarray) -> _Round:
+        """A copy holding only the given rows (repeated rows allowed)."""
+        return _Round(**{name: value[index] for name, value in vars(self).items()})
 
 
 def _new_round(decks: np.ndarray, n: int, round_no: int, dealer: np.ndarray,
@@ -115,19 +127,43 @@ def _new_round(decks: np.ndarray, n: int, round_no: int, dealer: np.ndarray,
     pile[:, :buried] = decks[:, R.N_CARDS - buried:]
     pile[:, buried] = decks[:, n * k]  # the top stock card starts the discard pile
     penalty = melds.min_penalty(hands.reshape(-1, R.N_KINDS), R.wild_rank(round_no))
+    pile_counts = np.zeros((n_rows, R.N_KINDS), dtype=np.int16)
+    np.add.at(pile_counts, (np.repeat(np.arange(n_rows), buried + 1),
+                            pile[:, :buried + 1].ravel().astype(np.int64)), 1)
     return _Round(
         hands=hands, stock=decks.copy(), stock_top=np.full(n_rows, n * k + 1),
         stock_end=np.full(n_rows, R.N_CARDS - buried), pile=pile,
         pile_len=np.full(n_rows, buried + 1, dtype=np.int64), penalty=penalty.reshape(n_rows, n),
         went_out=np.full(n_rows, -1, dtype=I8), out_turn=np.full(n_rows, -1, dtype=np.int32),
         last_turns=np.zeros(n_rows, dtype=np.int32), turns=np.zeros(n_rows, dtype=np.int32),
-        capped=np.zeros(n_rows, dtype=bool))
+        capped=np.zeros(n_rows, dtype=bool), pile_counts=pile_counts,
+        known=np.zeros((n_rows, n, R.N_KINDS), dtype=np.int16),
+        known_total=np.zeros((n_rows, R.N_KINDS), dtype=np.int16))
 
 
-def _draw(rd: _Round, dispatch: Dispatch, planning: bool, active, seat, obs: DrawObs):
+@dataclass(frozen=True)
+class Resume:
+    """Where a continuation starts (rollouts): turn ``t``, the deciding seat's, at ``phase``
+    0 (draw), 1 (discard) or 2 (go out), whose decision is ``forced`` per row; ``took`` and
+    ``drawn`` (phase 1 and 2) and ``discard`` (phase 2) are what he did before it. With
+    ``turns`` the rows stop after that many turns, else at the round's end."""
+
+    t: int
+    phase: int
+    forced: np.ndarray
+    took: np.ndarray | None = None
+    drawn: np.ndarray | None = None
+    discard: np.ndarray | None = None
+    turns: int | None = None
+
+
+def _draw(rd: _Round, dispatch: Dispatch, planning: bool, active, seat, obs: DrawObs,
+          forced=None):
     """The draw of each active row (FC-3): the discard pile's top or the stock's."""
     plan = None
-    if planning:
+    if forced is not None:
+        took = forced.astype(bool)
+    elif planning:
         took, plan = dispatch.pair("draw_with_plan", obs, seat, (bool, I8))
         plan = np.where(took, plan, I8(-1))
     else:
@@ -136,14 +172,19 @@ def _draw(rd: _Round, dispatch: Dispatch, planning: bool, active, seat, obs: Dra
     drawn = np.where(took, obs.top, stock_card).astype(I8)
     rd.pile_len[active] -= took
     rd.stock_top[active] += ~took
+    taker, kind = active[took], obs.top[took].astype(np.int64)
+    rd.pile_counts[taker, kind] -= 1
+    rd.known[taker, seat[took], kind] += 1  # FC-3: everyone saw him take it
+    rd.known_total[taker, kind] += 1
     obs.hand[np.arange(active.size), drawn] += 1  # the observation holds the hand itself
     return took, drawn, plan
 
 
 def _discard(rd: _Round, dispatch: Dispatch, active, seat, t: int, units_now,
-             obs: DiscardObs) -> np.ndarray:
+             obs: DiscardObs, forced=None) -> np.ndarray:
     """The discard of each active row onto the pile, checked (FC-3)."""
-    hand, discard = obs.hand, dispatch("discard", obs, seat, I8)
+    hand = obs.hand
+    discard = dispatch("discard", obs, seat, I8) if forced is None else forced.astype(I8)
     held = hand[np.arange(active.size), np.clip(discard, 0, R.N_KINDS - 1)]
     reject((discard < 0) | (discard >= R.N_KINDS) | (held == 0), units_now, "discard",
            lambda i, d=discard, s=seat, t=t: f"of {d[i]} not in the hand of seat {s[i]} at "
@@ -151,6 +192,11 @@ def _discard(rd: _Round, dispatch: Dispatch, active, seat, t: int, units_now,
     hand[np.arange(active.size), discard] -= 1
     rd.pile[active, rd.pile_len[active]] = discard
     rd.pile_len[active] += 1
+    kind = discard.astype(np.int64)
+    rd.pile_counts[active, kind] += 1
+    was_known = rd.known[active, seat, kind] > 0  # the card he took may be the one he throws
+    rd.known[active[was_known], seat[was_known], kind[was_known]] -= 1
+    rd.known_total[active[was_known], kind[was_known]] -= 1
     return discard
 
 
@@ -174,72 +220,137 @@ def play_rounds(config: R.FiveCrownsConfig, dispatch: Dispatch, decks: np.ndarra
     other rounds of the same units (the round number in games); ``buried``
     deck-end cards start the discard pile under the turned card (what-ifs).
     """
-    n, n_rows, wild = config.n_players, len(decks), R.wild_rank(round_no)
+    n, n_rows = config.n_players, len(decks)
     rd = _new_round(decks, n, round_no, dealer, buried)
-    active = np.arange(n_rows)
-    log: list[tuple] = []  # (rows, seat, took, discard, out) per turn
+    log, reshuffles = play_on(config, dispatch, rd, round_no, dealer, units, entropy, key)
+    penalties = final_penalties(rd, round_no)
+    return RoundArrays(dealer.astype(I8), decks, rd.went_out, rd.out_turn, rd.turns, rd.capped,
+                       penalties, rd.hands, *_turn_log(n_rows, log), reshuffles)
+
+
+def final_penalties(rd: _Round, round_no: int) -> np.ndarray:
+    """(N, n) int32 penalties when the round ends: every hand's least, the goer's 0 (FC-5)."""
+    n_rows, n = rd.went_out.shape[0], rd.hands.shape[1]
+    penalties = melds.min_penalty(rd.hands.reshape(-1, R.N_KINDS),
+                                  R.wild_rank(round_no)).reshape(n_rows, n)
+    has_out = rd.went_out >= 0
+    penalties[np.flatnonzero(has_out), rd.went_out[has_out]] = 0
+    return penalties.astype(np.int32)
+
+
+def play_on(config: R.FiveCrownsConfig, dispatch: Dispatch, rd: _Round, round_no: int,
+            dealer: np.ndarray, units: np.ndarray, entropy: int, key: int,
+            resume: Resume | None = None) -> tuple[list, list]:
+    """Play the rounds of ``rd`` turn by turn until each ends (or ``resume.turns`` pass).
+
+    From the deal, or from ``resume`` (a rollout's continuation). Returns the
+    turn log, (rows, seat, took, discard, out) per turn, and the reshuffles.
+    """
+    n = config.n_players
+    active = np.arange(len(rd.went_out))
+    log: list[tuple] = []
     reshuffles: list[tuple[int, int, tuple[int, ...]]] = []
     planning = dispatch.has("draw_with_plan", standing_for=("draw",))
-    t = 0
+    worlds = _WorldFactory(config, rd, round_no, dealer, units, entropy, key) \
+        if getattr(dispatch, "wants_world", False) else None
+    t = 0 if resume is None else resume.t
     while active.size:
+        if resume is not None and resume.turns is not None and t >= resume.t + resume.turns:
+            break
         if t >= config.max_turns * n:  # nobody out in time: hands scored as they are
             stuck = rd.went_out[active] < 0
             rd.capped[active[stuck]] = True
             active = active[~stuck]
             if not active.size:
                 break
-        seat = ((dealer[active].astype(np.int64) + 1 + t) % n).astype(I8)
-        units_now = units[active]
-        noise = [None] * 3
-        if dispatch.uses_noise:
-            noise = rng.draw_per_unit(entropy, units_now, STREAM_NOISE,
-                                      lambda g, size: rng.uniforms(g, size, 3), key, t).T
+        phase = resume.phase if resume is not None and t == resume.t else 0
+        active = _turn(config, dispatch, rd, active, t, phase, resume, planning, worlds,
+                       round_no, dealer, units, entropy, key, log, reshuffles)
+        t += 1
+    return log, reshuffles
+
+
+def _turn(config, dispatch, rd, active, t, phase, resume, planning, worlds, round_no, dealer,
+          units, entropy, key, log, reshuffles) -> np.ndarray:
+    """One player-turn of the active rows from ``phase``; the rows whose round goes on."""
+    n, wild = config.n_players, R.wild_rank(round_no)
+    first = resume is not None and t == resume.t
+    forced = resume.forced[active] if first else None
+    seat = ((dealer[active].astype(np.int64) + 1 + t) % n).astype(I8)
+    units_now = units[active]
+    noise = [None] * 3
+    if dispatch.uses_noise:
+        noise = rng.draw_per_unit(entropy, units_now, STREAM_NOISE,
+                                  lambda g, size: rng.uniforms(g, size, 3), key, t).T
+    if phase == 0:
         empty = rd.stock_top[active] >= rd.stock_end[active]
         if empty.any():  # FC-6: the whole discard pile becomes a new shuffled stock
-            _reshuffle(active[empty], t, rd.stock, rd.stock_top, rd.stock_end, rd.pile,
-                       rd.pile_len, entropy, units, key, reshuffles)
-        hand, final = rd.hands[active, seat], rd.went_out[active] >= 0
+            _reshuffle(active[empty], t, rd, entropy, units, key, reshuffles)
+    hand, final = rd.hands[active, seat], rd.went_out[active] >= 0
+    seen = rd.seen_by(active, seat)
+    world = worlds.at(active, seat, t, hand) if worlds is not None else None
+    if phase == 0:
         top = rd.pile[active, rd.pile_len[active] - 1]
-        took, drawn, plan = _draw(rd, dispatch, planning, active, seat, DrawObs(
-            hand, rd.penalty[active, seat], top, wild, round_no, seat, t, final,
-            rd.stock_end[active] - rd.stock_top[active], n, noise[0]))
+        took, drawn, plan = _draw(rd, dispatch, planning and forced is None, active, seat,
+                                  DrawObs(hand, rd.penalty[active, seat], top, wild, round_no,
+                                          seat, t, final,
+                                          rd.stock_end[active] - rd.stock_top[active], n,
+                                          noise[0], seen, world and world.phase(0)), forced)
+    else:
+        took, drawn, plan = resume.took[active], resume.drawn[active], None
+    if phase <= 1:
+        world = world and world.phase(1, took=took, drawn=drawn)
         discard = _discard(rd, dispatch, active, seat, t, units_now, DiscardObs(
-            hand, drawn, took, plan, wild, round_no, seat, t, final, n, noise[1]))
-        kept = melds.min_penalty(hand, wild)
-        can = kept == 0
-        obs = GoOutObs(hand, can, wild, round_no, seat, t // n + 1, n, noise[2])
-        out = dispatch("go_out", obs, seat, bool) & ~final
-        reject(out & ~can, units_now, "going out",
-               lambda i, s=seat, t=t: f"of seat {s[i]} at turn {t} whose hand does not meld "
-                                      "(FC-3)")
-        rd.hands[active, seat] = hand
-        rd.penalty[active, seat] = kept
-        log.append((active, seat, took, discard, np.where(final, can, out)))
-        active = active[~_go_out(rd, active, seat, t, n, out, final)]
-        t += 1
-    penalties = melds.min_penalty(rd.hands.reshape(-1, R.N_KINDS), wild).reshape(n_rows, n)
-    has_out = rd.went_out >= 0
-    penalties[np.flatnonzero(has_out), rd.went_out[has_out]] = 0
-    return RoundArrays(dealer.astype(I8), decks, rd.went_out, rd.out_turn, rd.turns, rd.capped,
-                       penalties.astype(np.int32), rd.hands, *_turn_log(n_rows, log),
-                       reshuffles)
+            hand, drawn, took, plan, wild, round_no, seat, t, final, n, noise[1],
+            rd.seen_by(active, seat), world), forced if phase == 1 else None)
+    else:
+        discard = resume.discard[active]
+    kept = melds.min_penalty(hand, wild)
+    can = kept == 0
+    if phase == 2:
+        out = forced.astype(bool) & ~final
+    else:
+        world = world and world.phase(2, took=took, drawn=drawn, discard=discard)
+        out = dispatch("go_out", GoOutObs(hand, can, wild, round_no, seat, t // n + 1, n,
+                                          noise[2], world), seat, bool) & ~final
+    reject(out & ~can, units_now, "going out",
+           lambda i, s=seat, t=t: f"of seat {s[i]} at turn {t} whose hand does not meld "
+                                  "(FC-3)")
+    rd.hands[active, seat] = hand
+    rd.penalty[active, seat] = kept
+    log.append((active, seat, took, discard, np.where(final, can, out)))
+    return active[~_go_out(rd, active, seat, t, n, out, final)]
 
 
-def _reshuffle(rows, t, stock, stock_top, stock_end, pile, pile_len, entropy, units, key,
-               reshuffles):
+class _WorldFactory:
+    """Builds the rollout worlds of each decision (only for tables that ask for them)."""
+
+    def __init__(self, config, rd, round_no, dealer, units, entropy, key):
+        from simulators.five_crowns.rollout import RoundWorld
+
+        self.make = RoundWorld
+        self.context = (config, rd, round_no, dealer, units, entropy, key)
+
+    def at(self, active, seat, t, hand):
+        return self.make(*self.context, active=active, seat=seat, t=t, hand=hand)
+
+
+def _reshuffle(rows, t, rd: _Round, entropy, units, key, reshuffles):
     """FC-6 for the given rows: shuffle the discard pile into the stock, turn its top."""
     keys = rng.draw_per_unit(entropy, units[rows], STREAM_RESHUFFLE,
                              lambda g, size: g.random((size, R.N_CARDS)), key, t)
-    keys[np.arange(R.N_CARDS)[None, :] >= pile_len[rows][:, None]] = np.inf
+    keys[np.arange(R.N_CARDS)[None, :] >= rd.pile_len[rows][:, None]] = np.inf
     order = np.argsort(keys, axis=1, kind="stable")
-    shuffled = np.take_along_axis(pile[rows], order, 1)
-    for row, seq, length in zip(rows, shuffled, pile_len[rows], strict=True):
+    shuffled = np.take_along_axis(rd.pile[rows], order, 1)
+    for row, seq, length in zip(rows, shuffled, rd.pile_len[rows], strict=True):
         reshuffles.append((int(row), t, tuple(int(c) for c in seq[:length])))
-    stock[rows] = shuffled
-    stock_end[rows] = pile_len[rows]
-    stock_top[rows] = 1
-    pile[rows, 0] = shuffled[:, 0]
-    pile_len[rows] = 1
+    rd.stock[rows] = shuffled
+    rd.stock_end[rows] = rd.pile_len[rows]
+    rd.stock_top[rows] = 1
+    rd.pile[rows, 0] = shuffled[:, 0]
+    rd.pile_len[rows] = 1
+    rd.pile_counts[rows] = 0  # players do not count through a reshuffle (docs/strong_players.md)
+    rd.pile_counts[rows, shuffled[:, 0].astype(np.int64)] = 1
 
 
 def _turn_log(n_rows, log):

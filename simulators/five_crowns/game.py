@@ -22,6 +22,7 @@ from simulators.five_crowns.odds import (
     play_odds,
 )
 from simulators.five_crowns.policies import POLICIES
+from simulators.five_crowns.rollout import RolloutPolicy
 
 # ------------------------------------------------------------------ units
 
@@ -185,7 +186,8 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics, describ
                 "seen": CardArgument(R.parse_cards, R.format_cards, "QS QS 4D")})
 
 GAME = Game(
-    name="five-crowns", title="Five Crowns", config=R.FiveCrownsConfig, policies=POLICIES,
+    name="five-crowns", title="Five Crowns", config=R.FiveCrownsConfig,
+    policies={**POLICIES, "rollout": RolloutPolicy},
     units=(ROUNDS, GAMES, SOLITAIRE), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/five_crowns.md",
 )

@@ -19,6 +19,13 @@ will discard (a policy that evaluated the take already knows it). When every
 policy at the table has it, the engine calls it instead of ``draw`` and
 passes ``plan`` back in :class:`DiscardObs`; the discard is still checked.
 
+``seen`` (N, 56) int16 counts the cards the player has seen that are in
+neither his hand nor the stock: the discard pile and the cards the others
+took from it and have not thrown since (players do not count through an
+FC-6 reshuffle). ``world`` is None unless the policy sets ``wants_world``
+(rollouts, :mod:`simulators.core.rollout`): the engine state behind the
+decision, for determinized continuations.
+
 Solitaire policies (FC-8) implement ``place(obs: PlaceObs)`` returning the
 hand (0..10) and the kind to discard. ``noise`` is a float64 array of
 uniforms when the policy sets ``uses_noise = True``, else ``None``. The
@@ -51,6 +58,8 @@ class DrawObs(NamedTuple):
     stock_left: np.ndarray
     n_players: int
     noise: np.ndarray | None
+    seen: np.ndarray | None = None
+    world: object | None = None
 
 
 class DiscardObs(NamedTuple):
@@ -69,6 +78,8 @@ class DiscardObs(NamedTuple):
     final: np.ndarray
     n_players: int
     noise: np.ndarray | None
+    seen: np.ndarray | None = None
+    world: object | None = None
 
 
 class GoOutObs(NamedTuple):
@@ -83,6 +94,7 @@ class GoOutObs(NamedTuple):
     own_turns: int
     n_players: int
     noise: np.ndarray | None
+    world: object | None = None
 
 
 class PlaceObs(NamedTuple):

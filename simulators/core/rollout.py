@@ -1,0 +1,138 @@
+"""Rollouts for any game: one step of policy iteration on determinized continuations.
+
+At each decision of the kinds it rolls out, the player
+
+1. lists the candidate actions, the base policy's own answer first;
+2. deals ``k`` worlds consistent with what he knows (the game's
+   determinization: his hand and everything face up are kept, the hidden
+   cards dealt again uniformly);
+3. plays every candidate in every world, every seat then played by the base
+   policy, until the horizon (the end of this turn, of the round or of the
+   game), and scores his own seat;
+4. keeps the candidate with the best mean score.
+
+The same ``k`` worlds and the same engine random numbers serve every candidate
+(common random numbers), so the candidates are compared on paired
+continuations, and a tie keeps the base's answer. Rolling out is one step of
+policy iteration (Bertsekas, *Rollout algorithms*): in expectation it is never
+worse than the base, which is why a fast simulator makes a strong player.
+
+The game supplies the world. An engine whose table holds a policy with
+``wants_world = True`` puts a ``world`` object in each observation; the world
+knows the engine state behind the decision and answers:
+
+``candidates(method, base_answer, width) -> (actions (R, C), valid (R, C) bool)``
+    the actions worth trying at this decision, the base's answer in column 0,
+    at most ``width`` of them (0: all) ordered best first by a quick estimate;
+``values(actions, valid, base, k, horizon, seed) -> (R, C) float``
+    the deciding seat's mean score over ``k`` worlds per row for each
+    candidate (``-inf`` where not valid);
+``select(rows) -> world``
+    the same world for some rows (the dispatcher asks a costly policy about
+    its own rows only).
+
+A game registers a subclass of :class:`RolloutPolicy` that names its base
+policies (``registry``), its decision methods, the kinds it can roll out and
+its horizons (the last is the default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, ClassVar
+
+import numpy as np
+
+from simulators.core.params import Policy, param
+
+HORIZONS = ("turn", "round", "game")
+BASE_DOC = "the policy every seat plays in the continuations (and this one where it does not "\
+           "roll out)"
+
+
+@dataclass(frozen=True)
+class RolloutPolicy(Policy):
+    """Base of every game's ``rollout`` policy (see the module's docstring)."""
+
+    costly = True
+    wants_world = True
+    units_per_chunk = 20
+
+    # set by each game's subclass
+    registry: ClassVar[Callable[[], Mapping[str, type[Policy]]]]
+    methods: ClassVar[tuple[str, ...]] = ()
+    decision_kinds: ClassVar[tuple[str, ...]] = ()
+    horizons: ClassVar[tuple[str, ...]] = ()
+
+    base: str = param("heuristic", doc=BASE_DOC)
+    k: int = param(16, low=1, high=4096, doc="worlds (continuations) per candidate action")
+    kinds: str = param("", doc="decision kinds rolled out, comma-separated (empty: all the "
+                               "game's kinds)")
+    width: int = param(0, low=0, high=64, doc="candidates tried per decision, the base's "
+                                               "answer and the best by the game's quick "
+                                               "estimate (0: every legal action)")
+    horizon: str = param("", doc="where a continuation stops: turn, round or game (empty: "
+                                 "the game's last)")
+    seed: int = param(0, low=0, high=2**31 - 1, doc="seed of the worlds (with the deal's own "
+                                                   "ids: a decision deals the same worlds "
+                                                   "whatever the batch)")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        name = type(self).__name__
+        known = self.registry()
+        if self.base not in known or issubclass(known[self.base], RolloutPolicy):
+            bases = ", ".join(sorted(p for p, c in known.items()
+                                     if not issubclass(c, RolloutPolicy)))
+            raise ValueError(f"{name}.base must be one of {bases}, got {self.base!r}")
+        kinds = tuple(k.strip() for k in self.kinds.split(",") if k.strip()) \
+            or self.decision_kinds
+        unknown = [k for k in kinds if k not in self.decision_kinds]
+        if unknown:
+            raise ValueError(f"{name}.kinds: {', '.join(unknown)} cannot be rolled out (kinds: "
+                             f"{', '.join(self.decision_kinds)})")
+        horizon = self.horizon or self.horizons[-1]
+        if horizon not in self.horizons:
+            raise ValueError(f"{name}.horizon must be one of {', '.join(self.horizons)}, got "
+                             f"{self.horizon!r}")
+        object.__setattr__(self, "_base", known[self.base]())
+        object.__setattr__(self, "_kinds", frozenset(kinds))
+        object.__setattr__(self, "_horizon", horizon)
+
+    @property
+    def uses_noise(self) -> bool:
+        """The base's noise serves the decisions this policy leaves to it."""
+        return getattr(self._base, "uses_noise", False)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in type(self).methods:
+            return partial(self._decide, name)
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+
+    def _decide(self, method: str, obs):
+        """The base's answer, or the best candidate where this kind is rolled out."""
+        answer = np.asarray(getattr(self._base, method)(obs))
+        world = getattr(obs, "world", None)
+        if method not in self._kinds or world is None or not len(answer):
+            return answer
+        actions, valid = world.candidates(method, answer, self.width)
+        if actions.shape[1] < 2:
+            return answer
+        values = world.values(actions, valid, self._base, self.k, self._horizon, self.seed)
+        values = np.where(valid, values, -np.inf)
+        best = np.argmax(values, axis=1)  # the first best: the base's answer on a tie
+        return actions[np.arange(len(actions)), best].astype(answer.dtype)
+
+
+def common_worlds(entropy: int, units: np.ndarray, stream: int, key: tuple[int, ...],
+                  k: int, size: int) -> np.ndarray:
+    """(R, k, size) float64 uniforms for the worlds of each row: a pure function of
+    (entropy, the row's unit, stream, key), so the same decision deals the same worlds in any
+    batch, chunk or process."""
+    out = np.empty((len(units), k, size))
+    for i, unit in enumerate(np.asarray(units, dtype=np.int64).tolist()):
+        seq = np.random.SeedSequence(entropy, spawn_key=(stream, unit, *key))
+        out[i] = np.random.Generator(np.random.PCG64(seq)).random((k, size))
+    return out
