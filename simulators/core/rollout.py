@@ -136,3 +136,47 @@ def common_worlds(entropy: int, units: np.ndarray, stream: int, key: tuple[int, 
         seq = np.random.SeedSequence(entropy, spawn_key=(stream, unit, *key))
         out[i] = np.random.Generator(np.random.PCG64(seq)).random((k, size))
     return out
+
+
+def deal_hidden(hidden: np.ndarray, slots: np.ndarray, rest: np.ndarray | int,
+                uniforms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Deal the cards a player cannot see, uniformly among the places they may be.
+
+    ``hidden`` (W, K) counts the hidden cards of each world by kind; ``slots`` (W, m) the
+    unknown cards of each other player; ``rest`` (W,) how many hidden cards lie elsewhere
+    (a stock, in order). ``uniforms`` (W, >= total) drive one uniform shuffle of the hidden
+    cards, dealt in order: the others' slots in seat order, then the rest. Returns the
+    others' dealt cards (W, m, K) counts and the rest (W, width) kinds in order, -1 past its
+    end. Every arrangement of the hidden cards into the slots and the rest's order is
+    equally likely (``tests/core/test_rollout.py`` checks it by enumeration).
+    """
+    hidden = np.asarray(hidden, dtype=np.int64)
+    slots = np.asarray(slots, dtype=np.int64)
+    w, n_kinds = hidden.shape
+    m = slots.shape[1]
+    total = hidden.sum(axis=1)
+    rest = np.broadcast_to(np.asarray(rest, dtype=np.int64), (w,))
+    if (hidden < 0).any() or (slots < 0).any():
+        raise ValueError("deal_hidden: negative hidden cards or slots (the seen cards exceed "
+                         "the deck)")
+    if (total != slots.sum(axis=1) + rest).any():
+        raise ValueError("deal_hidden: the hidden cards do not fill the slots and the rest")
+    width = int(total.max()) if w else 0
+    start = np.cumsum(total) - total
+    kinds = np.repeat(np.tile(np.arange(n_kinds), w), hidden.ravel())
+    row = np.repeat(np.arange(w), total)
+    pool = np.full((w, width), -1, dtype=np.int64)
+    pool[row, np.arange(len(kinds)) - np.repeat(start, total)] = kinds
+    keys = np.where(pool >= 0, uniforms[:, :width], np.inf)
+    shuffled = np.take_along_axis(pool, np.argsort(keys, axis=1, kind="stable"), axis=1)
+    bounds = np.cumsum(slots, axis=1)
+    position = np.arange(width)[None, :]
+    owner = (position[:, :, None] >= bounds[:, None, :]).sum(axis=2)  # m: the rest
+    present = shuffled >= 0
+    dealt = np.zeros((w, m, n_kinds), dtype=np.int64)
+    to_slot = present & (owner < m)
+    np.add.at(dealt, (np.nonzero(to_slot)[0], owner[to_slot], shuffled[to_slot]), 1)
+    in_rest = present & (owner == m)
+    ordered = np.full((w, width), -1, dtype=np.int64)
+    ordered[np.nonzero(in_rest)[0], (position - bounds[:, -1:])[in_rest]] = shuffled[in_rest]
+    return dealt, ordered

@@ -5,7 +5,7 @@ deal a world consistent with what the deciding player knows, everything he
 sees stays: his hand, the discard pile, the stock's size, every hand's size,
 and the cards the others took from the pile and have not thrown since
 (FC-3: a take is public). The rest — the stock's order and the others'
-other cards — is dealt again uniformly (:func:`deal_hidden`). Players do not
+other cards — is dealt again uniformly (:func:`simulators.core.rollout.deal_hidden`). Players do not
 count through an FC-6 reshuffle (the engine's ``seen``; a stated reading).
 
 Each candidate action is then forced at the decision and the round played
@@ -30,46 +30,6 @@ from simulators.five_crowns.observations import POLICY_METHODS
 KIND_COPIES = np.array([2] * R.JOKER + [6], dtype=np.int16)  # FC-1: two sets, 3 jokers each
 STREAM_ROLLOUT = 11  # apart from the engine's (0, 2, 4) and the odds' (9)
 PHASES = {"draw": 0, "discard": 1, "go_out": 2}
-
-
-def deal_hidden(own: np.ndarray, seen: np.ndarray, known: np.ndarray, sizes: np.ndarray,
-                stock_left: np.ndarray, uniforms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Deal the cards a player cannot see, uniformly among the places they may be.
-
-    ``own`` (W, 56) his hand; ``seen`` (W, 56) the pile and the others' known cards;
-    ``known`` (W, m, 56) each other player's known cards, ``sizes`` (W, m) his hand size;
-    ``stock_left`` (W,); ``uniforms`` (W, >= 116) drive the deal. Returns the others'
-    hands (W, m, 56) and the stock (W, 116) kinds, top first, -1 past its end. Every
-    arrangement of the hidden cards into the others' unknown slots and the stock's order
-    is equally likely (a uniform shuffle of the hidden cards, then dealt in order).
-    """
-    w, m = sizes.shape
-    hidden = KIND_COPIES[None, :] - own - seen  # the stock and the others' unknown cards
-    if (hidden < 0).any():
-        raise ValueError("deal_hidden: the hand and the seen cards exceed the deck")
-    unknown = sizes - known.sum(axis=2)
-    if ((unknown < 0).any() or (hidden.sum(axis=1) != unknown.sum(axis=1) + stock_left).any()):
-        raise ValueError("deal_hidden: the hidden cards do not fill the unknown places")
-    width = R.N_CARDS
-    kinds = np.repeat(np.tile(np.arange(R.N_KINDS), w), hidden.ravel())
-    row = np.repeat(np.arange(w), hidden.sum(axis=1))
-    slot = np.arange(len(kinds)) - np.repeat(np.cumsum(hidden.sum(axis=1)) - hidden.sum(axis=1),
-                                             hidden.sum(axis=1))
-    pool = np.full((w, width), -1, dtype=np.int64)
-    pool[row, slot] = kinds
-    keys = np.where(pool >= 0, uniforms[:, :width], np.inf)
-    shuffled = np.take_along_axis(pool, np.argsort(keys, axis=1, kind="stable"), axis=1)
-    bounds = np.cumsum(unknown, axis=1)  # the others' slots first, in seat order
-    position = np.arange(width)[None, :]
-    owner = (position[:, :, None] >= bounds[:, None, :]).sum(axis=2)  # m: the stock
-    dealt = (shuffled >= 0) & (owner < m)
-    hands = known.astype(np.int16).copy()
-    np.add.at(hands, (np.nonzero(dealt)[0], owner[dealt], shuffled[dealt]), 1)
-    stock_pos = position - bounds[:, -1:]
-    in_stock = (shuffled >= 0) & (owner == m)
-    stock = np.full((w, width), -1, dtype=np.int64)
-    stock[np.nonzero(in_stock)[0], stock_pos[in_stock]] = shuffled[in_stock]
-    return hands, stock
 
 
 @dataclass(frozen=True)
@@ -185,12 +145,13 @@ class RoundWorld:
         flat = np.arange(w)[:, None]
         uniforms = rollout.common_worlds(self.entropy, units, STREAM_ROLLOUT,
                                          (seed, self.t, self.phase_no), k, R.N_CARDS)
-        hands, stock = deal_hidden(
-            rd.hands[np.arange(w), me].astype(np.int16), rd.seen_by(np.arange(w), me),
-            rd.known[flat, others], rd.hands[flat, others].sum(axis=2, dtype=np.int64),
-            rd.stock_end - rd.stock_top, uniforms.reshape(w, -1))
-        rd.hands[flat, others] = hands.astype(np.uint8)
-        column = rd.stock_top[:, None] + np.arange(R.N_CARDS)[None, :]
+        known = rd.known[flat, others]
+        hidden = KIND_COPIES[None, :] - rd.hands[np.arange(w), me] - rd.seen_by(np.arange(w), me)
+        slots = rd.hands[flat, others].sum(axis=2, dtype=np.int64) - known.sum(axis=2)
+        dealt, stock = rollout.deal_hidden(hidden, slots, rd.stock_end - rd.stock_top,
+                                           uniforms.reshape(w, -1))
+        rd.hands[flat, others] = (known + dealt).astype(np.uint8)
+        column = rd.stock_top[:, None] + np.arange(stock.shape[1])[None, :]
         fill = (stock >= 0) & (column < R.N_CARDS)
         rd.stock[np.nonzero(fill)[0], column[fill]] = stock[fill]
         return rd
