@@ -21,7 +21,7 @@ import polars as pl
 
 from simulators.bango import rules as R
 from simulators.bango._engine_kernel import lay_check
-from simulators.bango.observations import CENTRE_SIZE, POLICY_METHODS, BangoObs
+from simulators.bango.observations import CENTRE_SIZE, POLICY_METHODS, BangoObs, centre_mask
 from simulators.core import rng
 from simulators.core.dispatch import IllegalAction as IllegalAction  # re-exported
 from simulators.core.dispatch import SeatDispatch, reject
@@ -205,6 +205,14 @@ class Table:
     common: np.ndarray  # (N,) cards in the common discard
     removed: int
     reinsert: list  # per row, the positions black cards were put back at during the deal
+    known: np.ndarray  # (N, n, 55) int16: cards each took face up and still holds (public)
+
+    def rows(self, index: np.ndarray) -> Table:
+        """A copy holding only the given rows (repeated rows allowed)."""
+        fields = {name: (value[index] if isinstance(value, np.ndarray) else value)
+                  for name, value in vars(self).items()}
+        fields["reinsert"] = [list(self.reinsert[i]) for i in np.asarray(index).tolist()]
+        return Table(**fields)
 
 
 def _setup(decks: np.ndarray, n: int, removed: int, units: np.ndarray, entropy: int) -> Table:
@@ -246,7 +254,7 @@ def _setup(decks: np.ndarray, n: int, removed: int, units: np.ndarray, entropy: 
                  np.full((n_rows, CENTRE_SIZE), -1, dtype=I8), np.zeros(n_rows, dtype=np.int64),
                  zeros.copy(), zeros.copy(), zeros.copy(), zeros.copy(),
                  np.zeros(n_rows, dtype=np.int32),
-                 removed, reinsert)
+                 removed, reinsert, np.zeros((n_rows, n, R.N_KINDS), dtype=np.int16))
 
 
 class _Turn:
@@ -265,8 +273,16 @@ class _Turn:
                                  lambda gen, size: gen.random(size, dtype=np.float32),
                                  self.t, *key)
 
+    def world(self, phase: str, g, seat, reveal: int = 0):
+        """The rollout world of a decision, for tables that ask for one (else None)."""
+        if not self.dispatch.wants_world:
+            return None
+        from simulators.bango.rollout import TurnWorld
+
+        return TurnWorld(self, phase, g, np.asarray(seat, dtype=np.int64), reveal)
+
     def obs(self, g, seat, active, *, revealed=None, exploded=None, position=None,
-            forced=None, final=False, noise=None) -> BangoObs:
+            forced=None, final=False, noise=None, world=None) -> BangoObs:
         """The view of ``seat`` in the games ``g``."""
         tb = self.tb
         k = len(g)
@@ -282,13 +298,17 @@ class _Turn:
             hand_sizes=tb.size.take(g, axis=0),
             stock_left=(R.N_CARDS - tb.top.take(g)).astype(np.int16),
             forced=np.zeros(k, bool) if forced is None else forced, final=final,
-            n_players=tb.n_players, free_discard=self.config.free_discard, noise=noise)
+            n_players=tb.n_players, free_discard=self.config.free_discard, noise=noise,
+            world=world)
 
     def add_to_hands(self, g, seat, kind) -> None:
-        """One card of ``kind`` into the hand of ``seat`` in games ``g`` (no repeated triple)."""
+        """One card of ``kind`` into the hand of ``seat`` in games ``g`` (no repeated triple).
+
+        Every card taken after the deal is taken face up (BG-3, BG-4): the table knows it."""
         tb = self.tb
-        cells = tb.hands.reshape(-1)  # a view: one flat index is cheaper than three
-        cells[(g * tb.n_players + seat) * R.N_KINDS + kind] += 1
+        cell = (g * tb.n_players + seat) * R.N_KINDS + kind
+        tb.hands.reshape(-1)[cell] += 1  # a view: one flat index is cheaper than three
+        tb.known.reshape(-1)[cell] += 1
 
     def hand_of(self, g, seat) -> np.ndarray:
         """(k, 55) copies of the hands of ``seat`` in games ``g`` (``take``: no fancy indexing)."""
@@ -296,8 +316,10 @@ class _Turn:
         flat = tb.hands.reshape(-1, R.N_KINDS)
         return flat.take(g * tb.n_players + seat, axis=0)
 
-    def bango_choice(self, g, seat, active, card, exploded, what: str, key) -> np.ndarray:
-        """Ask for a bango on ``card`` where the hand allows one; -1 elsewhere (checked)."""
+    def bango_choice(self, g, seat, active, card, exploded, what: str, key,
+                     forced=None) -> np.ndarray:
+        """Ask for a bango on ``card`` where the hand allows one (or take the ``forced``
+        answer of a rollout's continuation); -1 elsewhere (checked)."""
         tb = self.tb
         cells = tb.hands.reshape(-1)  # flat (game, seat, kind) cells: 1-D takes are cheap
         first = (g * tb.n_players + seat) * R.N_KINDS
@@ -312,8 +334,11 @@ class _Turn:
                            exploded=exploded[ask],
                            position=None if what == "bango" else key[-1] * np.ones(
                                ask.size, dtype=I8),
-                           noise=self.noise(ga, *key))
-            answer = self.dispatch(what, obs, seat[ask], I8)
+                           noise=self.noise(ga, *key),
+                           world=self.world(what, ga, seat[ask], key[-1])
+                           if what == "bango" else None)
+            answer = self.dispatch(what, obs, seat[ask], I8) if forced is None else \
+                forced[ask].astype(I8)
             held = cells.take(first[ask] + np.clip(answer, 0, R.N_KINDS - 1))
             ok = (answer == -1) | ((answer >= 0) & (answer < R.N_KINDS) & (held > 0)
                                    & (KIND_VALUE[np.clip(answer, 0, R.N_KINDS - 1)]
@@ -328,31 +353,48 @@ class _Turn:
         """BG-5: ``hand_kind`` from ``seat``'s hand and ``target`` go to the common discard."""
         tb = self.tb
         tb.hands[g, seat, hand_kind] -= 1
+        was_known = tb.known[g, seat, hand_kind] > 0  # he may have played the card he took
+        tb.known[g[was_known], seat[was_known], hand_kind[was_known]] -= 1
         tb.size[g, seat] -= 1
         tb.public[g, hand_kind] += 1  # one card per row: no repeated index
         tb.public[g, target] += 1
         tb.common[g] += 2
         tb.bangos[g, seat] += 1
 
-    def draw(self, g, seat) -> tuple[np.ndarray, np.ndarray]:
-        """BG-3/BG-5: reveal until a stop or an explosion. Returns (exploded, revealed)."""
+    def draw(self, g, seat, resume: Resume | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """BG-3/BG-5: reveal until a stop or an explosion. Returns (exploded, revealed).
+
+        From ``resume`` (a rollout's continuation at a ``bango`` or ``draw_on`` decision) the
+        first step starts at that decision, its card revealed, its answer forced."""
         tb = self.tb
         k = len(g)
         exploded = np.zeros(k, bool)
         revealed = np.zeros(k, dtype=np.int16)
         drawing = np.arange(k)
         in_centre = np.zeros(k, dtype=np.int32)  # values in each centre (empty when a turn starts)
-        r = 0
+        r, entry = 0, None
+        if resume is not None:  # the centre's values but the last card's, the one decided on
+            r, entry = resume.reveal, resume.phase
+            cen = tb.centre[g].copy()
+            cen[np.arange(k), tb.centre_len[g] - 1] = -1
+            in_centre = centre_mask(cen)
         while drawing.size:
             gd, sd = g[drawing], seat[drawing]
-            card = tb.stock[gd, tb.top[gd]]
-            tb.top[gd] += 1
-            revealed[drawing] += 1
+            if entry is None:
+                card = tb.stock[gd, tb.top[gd]]
+                tb.top[gd] += 1
+                revealed[drawing] += 1
+                tb.centre[gd, tb.centre_len[gd]] = card
+                tb.centre_len[gd] += 1
+            else:
+                card = tb.centre[gd, tb.centre_len[gd] - 1]
             bit = KIND_BIT[card]
             boom = (in_centre[drawing] & bit) != 0
-            tb.centre[gd, tb.centre_len[gd]] = card
-            tb.centre_len[gd] += 1
-            bango = self.bango_choice(gd, sd, sd, card, boom, "bango", (NOISE_BANGO, r))
+            if entry == "draw_on":
+                bango = np.full(len(gd), -1, dtype=I8)
+            else:
+                bango = self.bango_choice(gd, sd, sd, card, boom, "bango", (NOISE_BANGO, r),
+                                          forced=resume.forced if entry == "bango" else None)
             did = bango >= 0
             if did.any():
                 gb = gd[did]
@@ -365,18 +407,22 @@ class _Turn:
             empty = tb.centre_len[gd] == 0
             go_on = empty & ~last & ~boom  # nothing to take: he must reveal again
             ask = np.flatnonzero(~boom & ~last & ~empty)
-            if ask.size:
+            if entry == "draw_on":
+                go_on[ask] = resume.forced[ask].astype(bool)
+            elif ask.size:
                 obs = self.obs(gd[ask], sd[ask], sd[ask], revealed=card[ask],
-                               exploded=boom[ask], noise=self.noise(gd[ask], NOISE_DRAW, r))
+                               exploded=boom[ask], noise=self.noise(gd[ask], NOISE_DRAW, r),
+                               world=self.world("draw_on", gd[ask], sd[ask], r))
                 go_on[ask] = self.dispatch("draw_on", obs, sd[ask], bool)
             self.log.reveals.append((self.t, gd, bango, go_on.copy()))
             exploded[drawing] = boom
             drawing = drawing[go_on]
-            r += 1
+            r, entry = r + 1, None
         return exploded, revealed
 
-    def stop(self, g, seat) -> np.ndarray:
-        """BG-3: take at least one centre card; the rest go to the common discard."""
+    def stop(self, g, seat, forced=None) -> np.ndarray:
+        """BG-3: take at least one centre card; the rest go to the common discard (the
+        ``forced`` masks in a rollout's continuation)."""
         tb = self.tb
         cen = tb.centre[g]
         occupied = (cen >= 0)
@@ -385,8 +431,12 @@ class _Turn:
         ask = np.flatnonzero(occ_mask != 0)
         if ask.size:
             ga = g[ask]
-            obs = self.obs(ga, seat[ask], seat[ask], noise=self.noise(ga, NOISE_TAKE))
-            mask = self.dispatch("take", obs, seat[ask], U16)
+            if forced is None:
+                obs = self.obs(ga, seat[ask], seat[ask], noise=self.noise(ga, NOISE_TAKE),
+                               world=self.world("take", ga, seat[ask]))
+                mask = self.dispatch("take", obs, seat[ask], U16)
+            else:
+                mask = forced[ask].astype(U16)
             reject((mask == 0) | ((mask & ~occ_mask[ask]) != 0), self.units[ga], "take",
                    lambda i, m=mask, o=occ_mask[ask]: f"mask {int(m[i]):#x} with centre "
                                                       f"{int(o[i]):#x}: take 1+ centre cards "
@@ -488,8 +538,9 @@ class _Turn:
         tb.centre_len[g] = 0
         return taken
 
-    def lay(self, g, seat, *, final: bool) -> np.ndarray:
-        """BG-6 (and BG-7's last lay): lay where compulsory or chosen. Returns who laid."""
+    def lay(self, g, seat, *, final: bool, chosen=None) -> np.ndarray:
+        """BG-6 (and BG-7's last lay): lay where compulsory or chosen (``chosen`` by a
+        rollout's continuation). Returns who laid."""
         tb = self.tb
         size = tb.size[g, seat]
         forced = (size > self.config.hand_limit) & (not final)
@@ -497,11 +548,14 @@ class _Turn:
         planned = np.full((len(g), R.MAX_SEQUENCES, R.N_VALUES), -1, dtype=I8)
         has_plan = np.zeros(len(g), dtype=bool)
         ask = np.flatnonzero((size > 0) & ~forced)
-        if ask.size:
+        if ask.size and chosen is not None:
+            laid[ask] = chosen[ask].astype(bool)
+        elif ask.size:
             ga = g[ask]
             obs = self.obs(ga, seat[ask], seat[ask], final=final,
                            forced=np.zeros(ask.size, bool),
-                           noise=self.noise(ga, NOISE_LAY, int(seat[0]) if final else 9))
+                           noise=self.noise(ga, NOISE_LAY, int(seat[0]) if final else 9),
+                           world=None if final else self.world("lay", ga, seat[ask]))
             # a subclass that redefines lay or arrange is asked them, not its parent's plan
             if self.dispatch.has("lay_with_plan", standing_for=("lay", "arrange")):
                 laid[ask], planned[ask] = self.dispatch.lay_with_plan(obs, seat[ask])
@@ -539,22 +593,29 @@ class _Turn:
         tb.personal[g, seat] += hand.sum(axis=1, dtype=np.int32) - n_used
         tb.public[g] += hand
         tb.hands[g, seat] = 0
+        tb.known[g, seat] = 0
         tb.size[g, seat] = 0
         tb.lays[g, seat] += 1
 
-    def play(self, g, seat) -> None:
-        """One player-turn for the rows ``g``: draw, stop or explode, then perhaps lay."""
+    def play(self, g, seat, resume: Resume | None = None) -> None:
+        """One player-turn for the rows ``g``: draw, stop or explode, then perhaps lay (from
+        ``resume``'s decision in a rollout's continuation)."""
+        phase = None if resume is None else resume.phase
         bangos_before = self.tb.bangos[g].sum(axis=1)
-        exploded, revealed = self.draw(g, seat)
+        exploded = np.zeros(len(g), bool)
+        revealed = np.zeros(len(g), dtype=np.int16)
+        if phase in (None, "bango", "draw_on"):
+            exploded, revealed = self.draw(g, seat, resume)
         taken = np.zeros(len(g), dtype=np.int16)
         calm = np.flatnonzero(~exploded)
-        if calm.size:
-            taken[calm] = self.stop(g[calm], seat[calm])
+        if calm.size and phase != "lay":
+            taken[calm] = self.stop(g[calm], seat[calm],
+                                    resume.forced[calm] if phase == "take" else None)
         boom = np.flatnonzero(exploded)
         if boom.size:
             taken[boom] = self.explode(g[boom], seat[boom])
         destroyed = (self.tb.bangos[g].sum(axis=1) - bangos_before).astype(np.int16)
-        laid = self.lay(g, seat, final=False)
+        laid = self.lay(g, seat, final=False, chosen=resume.forced if phase == "lay" else None)
         self.log.turns.append((self.t, g, seat.astype(I8), revealed, exploded, taken, destroyed,
                                laid))
 
@@ -578,26 +639,68 @@ def _compact(cen: np.ndarray) -> np.ndarray:
 def play_games(config: R.BangoConfig, dispatch: Dispatch, decks: np.ndarray,
                first_player: np.ndarray, units: np.ndarray, entropy: int) -> tuple[Table, Log]:
     """Play one whole game per row from shuffled decks; pure given its inputs."""
-    n = config.n_players
-    table = _setup(decks, n, config.n_removed, units, entropy)
+    table = _setup(decks, config.n_players, config.n_removed, units, entropy)
     log = Log()
-    active = np.arange(len(decks))
-    t = 0
-    while active.size:
+    _play_turns(config, dispatch, table, log, first_player, units, entropy,
+                np.arange(len(decks)), 0)
+    _final_lays(config, dispatch, table, log, units, entropy)
+    return table, log
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Where a rollout's continuation starts: turn ``t`` at a decision ``phase`` (``bango``,
+    ``draw_on``, ``take`` or ``lay``) of the player on turn, whose answer is ``forced`` per
+    row; ``reveal`` counts the cards revealed before it this turn (noise keys). With
+    ``turns`` the rows stop after that many turns, without BG-7's last lays."""
+
+    t: int
+    phase: str
+    forced: np.ndarray
+    reveal: int = 0
+    turns: int | None = None
+
+
+def play_on(config: R.BangoConfig, dispatch: Dispatch, table: Table, first_player: np.ndarray,
+            units: np.ndarray, entropy: int, resume: Resume) -> Table:
+    """Play the games of ``table`` on from ``resume``'s decision to the horizon (in place)."""
+    n, rows = config.n_players, np.arange(len(table.top))
+    log = Log()
+    seat = (first_player.astype(np.int64) + resume.t) % n
+    _Turn(table, dispatch, config, log, units, entropy, resume.t).play(rows, seat, resume)
+    if resume.turns is not None and resume.turns <= 1:
+        return table
+    _play_turns(config, dispatch, table, log, first_player, units, entropy,
+                rows[table.top < R.N_CARDS], resume.t + 1,
+                None if resume.turns is None else resume.turns - 1)
+    if resume.turns is None:
+        _final_lays(config, dispatch, table, log, units, entropy)
+    return table
+
+
+def _play_turns(config, dispatch, table, log, first_player, units, entropy, active, t,
+                turns=None) -> None:
+    """Turns from ``t`` until the deck runs out (BG-7) or ``turns`` have been played."""
+    n, stop = config.n_players, None if turns is None else t + turns
+    while active.size and (stop is None or t < stop):
         seat = ((first_player[active].astype(np.int64) + t) % n)
         _Turn(table, dispatch, config, log, units, entropy, t).play(active, seat)
         active = active[table.top[active] < R.N_CARDS]  # BG-7: the last card ends the game
         t += 1
+
+
+def _final_lays(config, dispatch, table, log, units, entropy) -> None:
+    """BG-7: everyone may lay once more; the rest of each hand is discarded."""
     final = _Turn(table, dispatch, config, log, units, entropy, FINAL_TURN)
-    rows = np.arange(len(decks))
-    for seat in range(n):  # BG-7: everyone may lay once more; the rest is discarded
+    rows = np.arange(len(table.top))
+    for seat in range(config.n_players):
         final.lay(rows, np.full(len(rows), seat, dtype=np.int64), final=True)
         left = table.hands[:, seat].sum(axis=1, dtype=np.int32)
         table.personal[:, seat] += left
         table.public += table.hands[:, seat]
         table.hands[:, seat] = 0
+        table.known[:, seat] = 0
         table.size[:, seat] = 0
-    return table, log
 
 
 def scores(table: Table) -> np.ndarray:

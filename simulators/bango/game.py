@@ -14,6 +14,7 @@ from simulators.bango.metrics import GAME_METRICS
 from simulators.bango.observations import POLICY_METHODS
 from simulators.bango.odds import ODDS_METRICS, OddsQuestion, describe_odds, play_odds
 from simulators.bango.policies import POLICIES
+from simulators.bango.rollout import RolloutPolicy
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 
 
@@ -95,7 +96,8 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describ
                    "seen": CardArgument(R.parse_cards, R.format_cards, "1R 1B 3Y")})
 
 GAME = Game(
-    name="bango", title="Bango", config=R.BangoConfig, policies=POLICIES, units=(GAMES,),
+    name="bango", title="Bango", config=R.BangoConfig,
+    policies={**POLICIES, "rollout": RolloutPolicy}, units=(GAMES,),
     conformance=CONFORMANCE, odds=ODDS, rules_doc="docs/rules/bango.md",
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

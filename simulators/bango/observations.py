@@ -89,6 +89,7 @@ class BangoObs(NamedTuple):
     n_players: int
     free_discard: bool
     noise: np.ndarray | None
+    world: object | None = None
 
     def own(self, array: np.ndarray) -> np.ndarray:
         """The deciding player's slice of a per-player (N, n, ...) array."""

@@ -9,7 +9,8 @@ At each decision of the kinds it rolls out, the player
 3. plays every candidate in every world, every seat then played by the base
    policy, until the horizon (the end of this turn, of the round or of the
    game), and scores his own seat;
-4. keeps the candidate with the best mean score.
+4. keeps the candidate with the best mean score among those whose paired
+   gain over the base's answer is significant (:func:`choose`).
 
 The same ``k`` worlds and the same engine random numbers serve every candidate
 (common random numbers), so the candidates are compared on paired
@@ -24,9 +25,9 @@ knows the engine state behind the decision and answers:
 ``candidates(method, base_answer, width) -> (actions (R, C), valid (R, C) bool)``
     the actions worth trying at this decision, the base's answer in column 0,
     at most ``width`` of them (0: all) ordered best first by a quick estimate;
-``values(actions, valid, base, k, horizon, seed) -> (R, C) float``
-    the deciding seat's mean score over ``k`` worlds per row for each
-    candidate (``-inf`` where not valid);
+``scores(actions, valid, base, k, horizon, seed) -> (R, C, k) float``
+    the deciding seat's score in each of ``k`` worlds per row for each
+    candidate, the same worlds for every candidate;
 ``select(rows) -> world``
     the same world for some rows (the dispatcher asks a costly policy about
     its own rows only).
@@ -58,7 +59,7 @@ class RolloutPolicy(Policy):
 
     costly = True
     wants_world = True
-    units_per_chunk = 20
+    units_per_chunk = 100
 
     # set by each game's subclass
     registry: ClassVar[Callable[[], Mapping[str, type[Policy]]]]
@@ -73,6 +74,9 @@ class RolloutPolicy(Policy):
     width: int = param(0, low=0, high=64, doc="candidates tried per decision, the base's "
                                                "answer and the best by the game's quick "
                                                "estimate (0: every legal action)")
+    confidence: float = param(1.0, low=0.0, high=10.0,
+                              doc="standard errors by which a candidate's paired gain must "
+                                  "beat the base's answer to be played (0: the best mean)")
     horizon: str = param("", doc="where a continuation stops: turn, round or game (empty: "
                                  "the game's last)")
     seed: int = param(0, low=0, high=2**31 - 1, doc="seed of the worlds (with the deal's own "
@@ -113,17 +117,47 @@ class RolloutPolicy(Policy):
 
     def _decide(self, method: str, obs):
         """The base's answer, or the best candidate where this kind is rolled out."""
-        answer = np.asarray(getattr(self._base, method)(obs))
+        answer = getattr(self._base, method)(obs)
         world = getattr(obs, "world", None)
-        if method not in self._kinds or world is None or not len(answer):
+        if method not in self._kinds or world is None:
+            return answer
+        answer = np.asarray(answer)
+        if not len(answer):
             return answer
         actions, valid = world.candidates(method, answer, self.width)
         if actions.shape[1] < 2:
             return answer
-        values = world.values(actions, valid, self._base, self.k, self._horizon, self.seed)
-        values = np.where(valid, values, -np.inf)
-        best = np.argmax(values, axis=1)  # the first best: the base's answer on a tie
+        scores = world.scores(actions, valid, self._base, self.k, self._horizon, self.seed)
+        best = choose(scores, valid, self.confidence)
         return actions[np.arange(len(actions)), best].astype(answer.dtype)
+
+
+def choose(scores: np.ndarray, valid: np.ndarray, confidence: float) -> np.ndarray:
+    """Per row, the candidate to play from its (R, C, k) scores on common worlds: the best
+    mean among the candidates whose paired gain over the base's answer (column 0) exceeds
+    ``confidence`` standard errors, else the base's answer.
+
+    A paired test on the same worlds: with few worlds, the plain best mean among many
+    candidates is often a lucky one (the winner's curse), and a rollout that leaves its
+    base on noise alone can do worse than the base.
+    """
+    k = scores.shape[2]
+    gain = scores - scores[:, :1, :]
+    mean = gain.mean(axis=2)
+    if k > 1 and confidence > 0:
+        error = gain.std(axis=2, ddof=1) / np.sqrt(k)
+        eligible = valid & (mean > confidence * error) & (mean > 0)
+    else:
+        eligible = valid & (mean > 0)
+    eligible[:, 0] = True
+    return np.argmax(np.where(eligible, mean, -np.inf), axis=1)  # ties: the first, the base
+
+
+def narrow(actions: np.ndarray, valid: np.ndarray, width: int):
+    """At most ``width`` candidates (0: all), the first ones (the base's answer first)."""
+    if width and actions.shape[1] > width:
+        return actions[:, :width], valid[:, :width]
+    return actions, valid
 
 
 def common_worlds(entropy: int, units: np.ndarray, stream: int, key: tuple[int, ...],

@@ -12,6 +12,7 @@ import polars as pl
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.core.params import check_count
 from simulators.five_crowns import rules as R
+from simulators.five_crowns.lookahead import LookaheadPolicy
 from simulators.five_crowns.metrics import ROUND_METRICS, SOLITAIRE_METRICS
 from simulators.five_crowns.observations import POLICY_METHODS
 from simulators.five_crowns.odds import (
@@ -187,7 +188,7 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics, describ
 
 GAME = Game(
     name="five-crowns", title="Five Crowns", config=R.FiveCrownsConfig,
-    policies={**POLICIES, "rollout": RolloutPolicy},
+    policies={**POLICIES, "rollout": RolloutPolicy, "lookahead": LookaheadPolicy},
     units=(ROUNDS, GAMES, SOLITAIRE), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/five_crowns.md",
 )

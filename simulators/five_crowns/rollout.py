@@ -82,7 +82,7 @@ class RoundWorld:
                 final = rd.went_out[self.active[mine]] >= 0
                 can = melds.min_penalty(self.hand[mine], R.wild_rank(self.round_no)) == 0
                 valid[:, 1] = can & ~final
-            return _narrow(actions, valid, width)
+            return rollout.narrow(actions, valid, width)
         hand = self.hand[mine]
         rows, kinds = np.nonzero(hand)
         removed = hand[rows].copy()
@@ -96,10 +96,10 @@ class RoundWorld:
         actions[rows, rank] = kinds
         valid = actions >= 0
         width_now = int(valid.sum(axis=1).max()) if len(mine) else 1
-        return _narrow(np.maximum(actions[:, :width_now], 0), valid[:, :width_now], width)
+        return rollout.narrow(np.maximum(actions[:, :width_now], 0), valid[:, :width_now], width)
 
-    def values(self, actions, valid, base, k: int, horizon: str, seed: int) -> np.ndarray:
-        """Mean over ``k`` worlds of the deciding seat's score (minus his penalty) after each
+    def scores(self, actions, valid, base, k: int, horizon: str, seed: int) -> np.ndarray:
+        """Over ``k`` worlds, the deciding seat's score (minus his penalty) after each
         candidate, the same worlds and engine draws for every candidate."""
         from simulators.five_crowns.engine import Dispatch, Resume, final_penalties, play_on
 
@@ -130,14 +130,18 @@ class RoundWorld:
             score = -rd.penalty[np.arange(len(who)), who]
         else:
             score = -final_penalties(rd, self.round_no)[np.arange(len(who)), who]
-        score = score.reshape(n_cand, n_rows, k).mean(axis=2).T
-        return np.where(valid, score, -np.inf)
+        return score.astype(np.float64).reshape(n_cand, n_rows, k).transpose(1, 0, 2)
 
-    def _dealt(self, g, seat, units, k, seed):
-        """The engine rows ``g`` copied ``k`` times each, the hidden cards dealt again."""
+    def _copies(self, g, seat, k):
+        """The true state of the rows ``g``, ``k`` times each (the live hand included)."""
         rd = self.rd.rows(np.repeat(g, k))
         rd.hands[np.arange(len(g) * k), np.repeat(seat, k)] = np.repeat(
             self.hand[self._mine()], k, axis=0)
+        return rd
+
+    def _dealt(self, g, seat, units, k, seed):
+        """The engine rows ``g`` copied ``k`` times each, the hidden cards dealt again."""
+        rd = self._copies(g, seat, k)
         n = self.config.n_players
         w = len(g) * k
         me = np.repeat(seat, k)
@@ -159,13 +163,6 @@ class RoundWorld:
 
 def _replace(world: RoundWorld, **changes) -> RoundWorld:
     return RoundWorld(**{**world.__dict__, **changes})
-
-
-def _narrow(actions, valid, width: int):
-    """At most ``width`` candidates (0: all)."""
-    if width and actions.shape[1] > width:
-        return actions[:, :width], valid[:, :width]
-    return actions, valid
 
 
 def _registry():
