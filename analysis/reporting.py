@@ -585,3 +585,38 @@ def json_number(value) -> float:
     """A JSON number, ``null`` read as NaN."""
     return float("nan") if value is None else float(value)
 
+
+def measured_commands(pieces: dict[str, dict]) -> Table:
+    """How each measured figure was made: its command, wall time and date."""
+    done = [(k, p) for k, p in pieces.items() if "command" in p]
+    wall = [p.get("wall_seconds") for _, p in done]
+    return Table("How each figure was measured (wall time on the machine that ran it).",
+                 pl.DataFrame({"piece": [k for k, _ in done],
+                               "command": [p["command"] for _, p in done],
+                               "wall time": ["–" if w is None else f"{w:,.0f} s" for w in wall],
+                               "measured": [str(p.get("measured", "–")) for _, p in done]},
+                              schema={c: pl.String for c in ("piece", "command", "wall time",
+                                                             "measured")}))
+
+
+COMPARED_SCHEMA = {"piece": pl.String, "a_mean": pl.Float64, "b_mean": pl.Float64,
+                   "value": pl.Float64, "low": pl.Float64, "high": pl.Float64, "n": pl.Int64,
+                   "p_value": pl.Float64}
+
+
+def compared_rows(pieces: dict[str, dict], keys) -> pl.DataFrame:
+    """One row per measured ``tapisvert compare`` piece among ``keys``: A's and B's mean
+    score and the paired difference A - B (``value, low, high, n, p_value``)."""
+    rows = []
+    for key in keys:
+        found = {r.get("row"): r for r in pieces.get(key, {}).get("rows", [])}
+        if "A - B paired" not in found:
+            continue
+        paired = found["A - B paired"]
+        rows.append({"piece": key, "a_mean": json_number(found.get("A", {}).get("mean")),
+                     "b_mean": json_number(found.get("B", {}).get("mean")),
+                     "value": json_number(paired["mean"]), "low": json_number(paired["low"]),
+                     "high": json_number(paired["high"]), "n": int(paired["n"]),
+                     "p_value": json_number(paired.get("p_value"))})
+    return pl.DataFrame(rows, schema=COMPARED_SCHEMA)
+

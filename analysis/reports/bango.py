@@ -4,13 +4,16 @@ Score distributions and win shares by player count (does each ``removed``
 value balance the game?), seat and first-player advantage, the explosion
 rate by cards revealed, the stop-threshold sweep with the best threshold per
 player count, the value of a bango and of the black cards, game length, and
-how much one-turn optimal stopping gains over the threshold rule.
+how much one-turn optimal stopping gains over the threshold rule, and how
+much rollouts gain over both (shipped figures, ``bench/rollout_strength.py``).
 Every simulation is one named experiment of :func:`plan`, played by the
 runner; each section reads its runs' tables. Comparisons between policies
 are paired: the same seed gives the same deck orders to both.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -24,7 +27,10 @@ from analysis.reporting import (
     Runs,
     Section,
     Table,
+    compared_rows,
     estimate_row,
+    measured_commands,
+    measured_pieces,
     metric_rows,
     new_figure,
     num,
@@ -32,6 +38,7 @@ from analysis.reporting import (
     percent_axis,
     png,
     policy_text,
+    read_measured,
     row_estimate,
 )
 from simulators.bango import metrics as BM
@@ -44,6 +51,8 @@ PLAYER_COUNTS = R.PLAYER_COUNTS
 THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7)
 REVEALS_SHOWN = range(2, 10)
 GAME = {m.name: m for m in BM.GAME_METRICS}  # the headline metrics `simulate` prints
+STRENGTH_PATH = Path(BM.__file__).parent / "data" / "strength.json"
+STRENGTH_COMMAND = "python bench/rollout_strength.py --game bango --n-jobs 2"
 
 
 def _sizes(ctx: ReportContext) -> dict[str, int]:
@@ -394,7 +403,22 @@ def summarize_optimal(runs: Runs) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def section_optimal(runs: Runs) -> Section:
+def summarize_rollouts(doc: dict) -> pl.DataFrame:
+    """The shipped rollout figures: per player count, the rollout's paired gain against
+    optimal stopping and against the heuristic; per K, against optimal stopping."""
+    pieces = measured_pieces(doc)
+    keys = {f"rollout_vs_{b}_{n}p": (n, b, None) for n in PLAYER_COUNTS
+            for b in ("optimal", "heuristic")}
+    keys.update({k: (3, "optimal", int(k[len("rollout_k"):-len("_3p")])) for k in pieces
+                 if k.startswith("rollout_k") and k.endswith("_3p")})
+    rows = compared_rows(pieces, keys)
+    return rows.with_columns(
+        players=pl.Series([keys[k][0] for k in rows["piece"]], dtype=pl.Int64),
+        against=pl.Series([keys[k][1] for k in rows["piece"]], dtype=pl.String),
+        k=pl.Series([keys[k][2] for k in rows["piece"]], dtype=pl.Int64))
+
+
+def section_optimal(runs: Runs, strength: dict | None = None) -> Section:
     summary = summarize_optimal(runs)
     table = summary.with_columns(estimate=pl.struct("value", "low", "high", "n", "metric")
                                  .map_elements(lambda r: pct(row_estimate(r))
@@ -403,28 +427,89 @@ def section_optimal(runs: Runs) -> Section:
                                                return_dtype=pl.String)
                                  ).pivot(on="metric", index="players", values="estimate")
     gains = summary.filter(pl.col("metric") == "score gain").sort("players")
+    strength = read_measured(STRENGTH_PATH) if strength is None else strength
+    rollouts = summarize_rollouts(strength)
     fig, (ax,) = new_figure(6, 3.0)
     ax.errorbar(gains["players"], gains["value"],
                 yerr=[gains["value"] - gains["low"], gains["high"] - gains["value"]],
-                marker="o", capsize=3)
+                marker="o", capsize=3, label="optimal stopping vs heuristic")
+    vs_heuristic = rollouts.filter((pl.col("against") == "heuristic") & pl.col("k").is_null())
+    if not vs_heuristic.is_empty():
+        ax.errorbar(vs_heuristic["players"] + 0.08, vs_heuristic["value"],
+                    yerr=[vs_heuristic["value"] - vs_heuristic["low"],
+                          vs_heuristic["high"] - vs_heuristic["value"]],
+                    marker="s", capsize=3, label="rollout vs heuristic (shipped)")
+        ax.legend(fontsize=8)
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xlabel("players")
     ax.set_ylabel("seat 0 score gain (paired)")
     n_games = int(gains["n"][0])
+    tables = [Table(f"Optimal stopping at seat 0 (n={n_games:,} games per count).", table)]
+    findings = ["Optimal stopping gains " + "; ".join(
+        f"{r['players']} players {num(row_estimate(r), 2, signed=True)}"
+        for r in gains.iter_rows(named=True)) + " points per game over the threshold "
+        "heuristic it replaces."]
+    tables_r, findings_r = _rollout_tables(rollouts, measured_pieces(strength))
     return Section(
-        key="optimal", title="g. A strong baseline: one-turn optimal stopping",
+        key="optimal", title="g. Strong baselines: one-turn optimal stopping and rollouts",
         method="Seat 0 replaces the threshold rule by one-turn optimal stopping (dynamic "
                "programming over the unseen cards; takes, bangos and lays unchanged), the other "
                "seats keep the heuristic; paired with the all-heuristic games of section a on "
-               "the same decks (Student-t).",
-        tables=(Table(f"Optimal stopping at seat 0 (n={n_games:,} games per count).", table),),
-        plot=Plot("g_optimal.png", png(fig), f"Paired score gain of optimal stopping at seat 0, "
-                  f"n={n_games:,} games per count; bars: 95% t intervals."),
-        findings=("Optimal stopping gains " + "; ".join(
-            f"{r['players']} players {num(row_estimate(r), 2, signed=True)}"
-            for r in gains.iter_rows(named=True)) + " points per game over the threshold "
-            "heuristic it replaces.",),
+               "the same decks (Student-t). The rollout player (simulators/core/rollout.py, "
+               "simulators/bango/rollout.py) tries each candidate at its stop-or-draw, bango, "
+               "take and lay decisions in k worlds dealt again from what it has seen (its hand, "
+               "every face-up card, what each opponent took face up), plays every seat on "
+               "with its base policy to the end of the game, and leaves the base's choice only "
+               "for a candidate whose paired gain on the same worlds is significant; its "
+               "figures are shipped (tapisvert compare bango --a rollout --b optimal|heuristic, "
+               "the heuristic at the other seats; bench/rollout_strength.py).",
+        tables=(*tables, *tables_r),
+        plot=Plot("g_optimal.png", png(fig), f"Paired score gain at seat 0: optimal stopping "
+                  f"(n={n_games:,} games per count) and the rollout (shipped figures); bars: "
+                  "95% t intervals."),
+        findings=(*findings, *findings_r),
         summary=summary)
+
+
+def _rollout_tables(rollouts: pl.DataFrame, pieces: dict) -> tuple[list, list]:
+    """The shipped rollout figures as tables and findings (or how to make them)."""
+    if rollouts.is_empty():
+        return ([Table("Rollouts: not measured yet (n=0 games); the figures are made by this "
+                       "command and shipped with the package.",
+                       pl.DataFrame({"status": ["not measured yet"],
+                                     "command": [STRENGTH_COMMAND]}))],
+                [f"The rollout player has not been measured yet: run '{STRENGTH_COMMAND}'."])
+
+    def cell(r):
+        return num(row_estimate(r), 2, signed=True)
+
+    per_count = rollouts.filter(pl.col("k").is_null()).sort("players", "against")
+    frame = pl.DataFrame({
+        "players": [str(n) for n in per_count["players"]],
+        "against": per_count["against"].to_list(),
+        "rollout's score": [f"{v:.2f}" for v in per_count["a_mean"]],
+        "its opponent's score": [f"{v:.2f}" for v in per_count["b_mean"]],
+        "paired gain": [cell(r) for r in per_count.iter_rows(named=True)],
+        "n": [f"{n:,}" for n in per_count["n"]]})
+    tables = [Table("The rollout player (its defaults) at seat 0 against optimal stopping and "
+                    "against the heuristic, paired on the same decks; the other seats play "
+                    "the heuristic; 95% t intervals.", frame)]
+    by_k = rollouts.filter(pl.col("k").is_not_null()).sort("k")
+    if not by_k.is_empty():
+        tables.append(Table(
+            "The rollout's gain over optimal stopping as a function of k, the worlds per "
+            "candidate (3 players, paired, 95% t intervals).",
+            pl.DataFrame({"k": [str(k) for k in by_k["k"]],
+                          "paired gain": [cell(r) for r in by_k.iter_rows(named=True)],
+                          "n": [f"{n:,}" for n in by_k["n"]]})))
+    tables.append(measured_commands(pieces))
+    against_optimal = per_count.filter(pl.col("against") == "optimal")
+    findings = ["The rollout player gains " + "; ".join(
+        f"{r['players']} players {cell(r)}" for r in against_optimal.iter_rows(named=True))
+        + " points per game over one-turn optimal stopping (shipped figures): what a turn is "
+        "worth to the rest of the game is outside the one-turn optimum."] \
+        if not against_optimal.is_empty() else []
+    return tables, findings
 
 
 # ---------------------------------------------------------------- f: game length

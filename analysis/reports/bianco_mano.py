@@ -31,6 +31,7 @@ from analysis.reporting import (
     fmt_count,
     headroom,
     json_number,
+    measured_commands,
     measured_pieces,
     metric_rows,
     new_figure,
@@ -1308,11 +1309,6 @@ def figure_strength(summary: pl.DataFrame) -> bytes:
     return png(fig)
 
 
-def _seconds(piece: dict) -> str:
-    wall = piece.get("wall_seconds")
-    return "–" if wall is None else f"{wall:,.0f} s"
-
-
 def tables_strength(summary: pl.DataFrame, pieces: dict[str, dict]) -> tuple[Table, ...]:
     gains = summary.filter(pl.col("part") == "gain")
     rates = summary.filter(pl.col("part") == "rate")
@@ -1355,19 +1351,7 @@ def tables_strength(summary: pl.DataFrame, pieces: dict[str, dict]) -> tuple[Tab
             "heuristic's in both arms.",
             pl.DataFrame(frame),
         ))
-    done = [(k, p) for k, p in pieces.items() if "command" in p]
-    tables.append(Table(
-        "How each figure was measured (wall time on the machine that ran it).",
-        pl.DataFrame(
-            {
-                "piece": [k for k, _ in done],
-                "command": [p["command"] for _, p in done],
-                "wall time": [_seconds(p) for _, p in done],
-                "measured": [str(p.get("measured", "–")) for _, p in done],
-            },
-            schema={c: pl.String for c in ("piece", "command", "wall time", "measured")},
-        ),
-    ))
+    tables.append(measured_commands(pieces))
     return tuple(tables)
 
 

@@ -9,6 +9,8 @@ played by the runner; each section reads its runs' tables.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
 from analysis import stats
@@ -20,13 +22,18 @@ from analysis.reporting import (
     Runs,
     Section,
     Table,
+    compared_rows,
     formatted,
+    measured_commands,
+    measured_pieces,
     metric_estimate,
     metric_rows,
     new_figure,
+    num,
     percent_axis,
     png,
     policy_text,
+    read_measured,
     row_estimate,
 )
 from simulators.five_crowns import metrics as FM
@@ -41,6 +48,10 @@ PLAYER_COUNTS = range(2, 8)
 VARIANTS = (("full", 1), ("express", 6))  # first_round of each variant (FC-7)
 ROUND = {m.name: m for m in FM.ROUND_METRICS}  # the headline metrics `simulate` prints
 SOLITAIRE = {m.name: m for m in FM.SOLITAIRE_METRICS}
+STRENGTH_PATH = Path(FM.__file__).parent / "data" / "strength.json"
+STRENGTH_COMMAND = "python bench/rollout_strength.py --game five-crowns --n-jobs 2"
+STRONG = {"lookahead": "lookahead (exact expectation over the next draw)",
+          "rollout": "rollout (determinized continuations)"}
 
 
 def _sizes(ctx: ReportContext) -> dict[str, int]:
@@ -91,8 +102,10 @@ def summarize_penalties(rounds: pl.DataFrame, n_players: int) -> pl.DataFrame:
     return pl.DataFrame(rows).sort("round_no", "who")
 
 
-def section_going_out(rounds: pl.DataFrame) -> Section:
+def section_going_out(rounds: pl.DataFrame, strength: dict | None = None) -> Section:
     summary = summarize_going_out(rounds)
+    strength = read_measured(STRENGTH_PATH) if strength is None else strength
+    strong_tables, strong_findings = _strong_players(measured_pieces(strength))
     wide = summary.with_columns(
         cell=_formatted_fc()).pivot(on="turn", index="round_no", values="cell").sort("round_no")
     wide = wide.rename({str(k): f"by turn {k}" for k in TURNS_SHOWN})
@@ -119,12 +132,73 @@ def section_going_out(rounds: pl.DataFrame) -> Section:
     return Section(
         key="going-out", title="a. How fast does someone go out? (4 players)",
         method="Independent rounds of each round number, heuristic policy at every seat; "
-               "a player's k-th turn; Wilson intervals.",
+               "a player's k-th turn; Wilson intervals. The strong players' figures are "
+               "shipped (bench/rollout_strength.py): 'tapisvert compare five-crowns --a "
+               "lookahead|rollout --b heuristic', seat 0 only, the heuristic at the three other "
+               "seats, paired on the same deals (Student t). Lookahead takes the discard or "
+               "draws blind, and discards, by the exact expected least penalty after the next "
+               "stock card (simulators/five_crowns/lookahead.py); the rollout tries each draw, "
+               "discard and going-out choice in k worlds dealt again from what it has seen and "
+               "plays the round on with the heuristic at every seat "
+               "(simulators/five_crowns/rollout.py).",
         tables=(Table(f"Share of rounds where someone went out by each player's k-th turn "
-                      f"(n={n:,} rounds per round number).", wide),),
+                      f"(n={n:,} rounds per round number).", wide), *strong_tables),
         plot=Plot("a_going_out.png", png(fig), f"Going out by own turn k, per round, "
                   f"4 players, n={n:,} rounds per round number; bars: 95% Wilson intervals."),
-        findings=findings, summary=summary)
+        findings=(*findings, *strong_findings), summary=summary)
+
+
+def summarize_strong(pieces: dict[str, dict]) -> pl.DataFrame:
+    """Seat 0's penalty with each strong player against the heuristic's, per round number,
+    and the rollout's gain per k (``policy, round_no, k`` then :func:`compared_rows`)."""
+    keys = {f"{p}_r{r}": (p, r, None) for p in STRONG for r in ROUND_NUMBERS}
+    for key in pieces:
+        if key.startswith("rollout_k") and "_r" in key:
+            k, r = key[len("rollout_k"):].split("_r")
+            keys[key] = ("rollout", int(r), int(k))
+    rows = compared_rows(pieces, keys)
+    return rows.with_columns(
+        policy=pl.Series([keys[k][0] for k in rows["piece"]], dtype=pl.String),
+        round_no=pl.Series([keys[k][1] for k in rows["piece"]], dtype=pl.Int64),
+        k=pl.Series([keys[k][2] for k in rows["piece"]], dtype=pl.Int64))
+
+
+def _strong_players(pieces: dict[str, dict]) -> tuple[list, list]:
+    rows = summarize_strong(pieces)
+    if rows.is_empty():
+        return ([Table("Strong players: not measured yet (n=0 rounds); the figures are made by "
+                       "this command and shipped with the package.",
+                       pl.DataFrame({"status": ["not measured yet"],
+                                     "command": [STRENGTH_COMMAND]}))],
+                [f"The strong players have not been measured yet: run '{STRENGTH_COMMAND}'."])
+    main = rows.filter(pl.col("k").is_null()).sort("policy", "round_no")
+    tables = [Table(
+        "Seat 0's penalty per round with a strong player and with the heuristic, on the same "
+        "deals (4 players, the heuristic at the other seats); the gain is the penalty saved, "
+        "95% t interval.",
+        pl.DataFrame({"player": [STRONG[p] for p in main["policy"]],
+                      "round": [str(r) for r in main["round_no"]],
+                      "its penalty": [f"{-v:.2f}" for v in main["a_mean"]],
+                      "heuristic's penalty": [f"{-v:.2f}" for v in main["b_mean"]],
+                      "penalty saved": [num(row_estimate(r), 2, signed=True)
+                                        for r in main.iter_rows(named=True)],
+                      "n": [f"{n:,}" for n in main["n"]]}))]
+    by_k = rows.filter(pl.col("k").is_not_null()).sort("k")
+    if not by_k.is_empty():
+        tables.append(Table(
+            f"The rollout's penalty saved per round as a function of k, the worlds per "
+            f"candidate (round {by_k['round_no'][0]}, paired, 95% t intervals).",
+            pl.DataFrame({"k": [str(k) for k in by_k["k"]],
+                          "penalty saved": [num(row_estimate(r), 2, signed=True)
+                                            for r in by_k.iter_rows(named=True)],
+                          "n": [f"{n:,}" for n in by_k["n"]]})))
+    tables.append(measured_commands(pieces))
+    findings = [f"{STRONG[p].split(' (')[0].capitalize()} saves " + "; ".join(
+        f"round {r['round_no']} {num(row_estimate(r), 2, signed=True)}"
+        for r in main.filter(pl.col("policy") == p).iter_rows(named=True))
+        + " penalty points per round at seat 0 against the heuristic (shipped figures)."
+        for p in STRONG if not main.filter(pl.col("policy") == p).is_empty()]
+    return tables, findings
 
 
 def section_penalties(rounds: pl.DataFrame, n_players: int) -> Section:

@@ -31,6 +31,7 @@ from analysis.reporting import (
     finite,
     formatted,
     json_number,
+    measured_commands,
     measured_pieces,
     metric_rows,
     new_figure,
@@ -476,22 +477,6 @@ def _strength_figure(gains: pl.DataFrame, pieces: dict[str, dict]) -> bytes:
     return png(fig)
 
 
-def _seconds(piece: dict) -> str:
-    wall = piece.get("wall_seconds")
-    return "–" if wall is None else f"{wall:,.0f} s"
-
-
-def _measured_table(pieces: dict[str, dict]) -> Table:
-    done = [(k, p) for k, p in pieces.items() if "command" in p]
-    return Table("How each figure was measured (wall time on the machine that ran it).",
-                 pl.DataFrame({"piece": [k for k, _ in done],
-                               "command": [p["command"] for _, p in done],
-                               "wall time": [_seconds(p) for _, p in done],
-                               "measured": [str(p.get("measured", "–")) for _, p in done]},
-                              schema={c: pl.String for c in ("piece", "command", "wall time",
-                                                             "measured")}))
-
-
 def _gain_sentence(e, p_value: float, where: str) -> str:
     """PIMC's paired gain read as the heuristic's loss, with its interval and p-value."""
     said = (f"The heuristic loses {e.value:.2f} points per deal to PIMC {where}" if e.value >= 0
@@ -589,7 +574,7 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
             findings.append(f"With every seat PIMC the taking team ends above 34 in {pct(p)} "
                             f"of deals, against {pct(h)} with every seat heuristic "
                             f"(n={p.n:,} deals).")
-    tables.append(_measured_table(pieces))
+    tables.append(measured_commands(pieces))
     sizes = {"comparison": sorted({pieces[k]["settings"]["deals"] for k in gains["piece"]}),
              "rate arm": sorted({pieces[k]["settings"]["deals"] for k in rates["piece"]})}
     worlds = sorted({p["settings"]["worlds"] for p in pieces.values()

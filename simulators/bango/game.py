@@ -86,6 +86,7 @@ CONFORMANCE = Conformance(
     replay=replay, conservation=conservation, invariants=invariants,
     bad_options=(({"n_players": 6}, "n_players"), ({"removed": 95}, "removed"),
                  ({"hand_limit": 0}, "hand_limit"), ({"free_discard": "yes"}, "free_discard")),
+    slow_policies=("rollout",),  # about a second a game: replayed under -m slow
 )
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describe=describe_odds,

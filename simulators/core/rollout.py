@@ -49,6 +49,7 @@ import numpy as np
 from simulators.core.params import Policy, param
 
 HORIZONS = ("turn", "round", "game")
+K_DOC = "worlds (continuations) per candidate action"
 BASE_DOC = "the policy every seat plays in the continuations (and this one where it does not "\
            "roll out)"
 
@@ -68,7 +69,7 @@ class RolloutPolicy(Policy):
     horizons: ClassVar[tuple[str, ...]] = ()
 
     base: str = param("heuristic", doc=BASE_DOC)
-    k: int = param(16, low=1, high=4096, doc="worlds (continuations) per candidate action")
+    k: int = param(16, low=1, high=4096, doc=K_DOC)
     kinds: str = param("", doc="decision kinds rolled out, comma-separated (empty: all the "
                                "game's kinds)")
     width: int = param(0, low=0, high=64, doc="candidates tried per decision, the base's "
@@ -87,10 +88,11 @@ class RolloutPolicy(Policy):
         super().__post_init__()
         name = type(self).__name__
         known = self.registry()
-        if self.base not in known or issubclass(known[self.base], RolloutPolicy):
-            bases = ", ".join(sorted(p for p, c in known.items()
-                                     if not issubclass(c, RolloutPolicy)))
-            raise ValueError(f"{name}.base must be one of {bases}, got {self.base!r}")
+        bases = sorted(p for p, c in known.items() if not issubclass(c, RolloutPolicy)
+                       and all(callable(getattr(c, m, None)) for m in self.methods))
+        if self.base not in bases:
+            raise ValueError(f"{name}.base must be one of {', '.join(bases)}, got "
+                             f"{self.base!r}")
         kinds = tuple(k.strip() for k in self.kinds.split(",") if k.strip()) \
             or self.decision_kinds
         unknown = [k for k in kinds if k not in self.decision_kinds]

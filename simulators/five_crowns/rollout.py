@@ -166,9 +166,9 @@ def _replace(world: RoundWorld, **changes) -> RoundWorld:
 
 
 def _registry():
-    from simulators.five_crowns.policies import POLICIES
+    from simulators.five_crowns.game import GAME  # every registered policy, lookahead included
 
-    return POLICIES
+    return GAME.policies
 
 
 @dataclass(frozen=True)

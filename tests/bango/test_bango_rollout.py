@@ -41,7 +41,7 @@ def test_a_continuation_of_the_true_state_ends_as_the_game_does(monkeypatch, kin
     plays the rest of the game exactly as the game played by the base: same BG-8 score."""
     first = _spy(monkeypatch, exact=True)
     base = GAME.make_policy("optimal")
-    rollout = GAME.make_policy("rollout", k=1, kinds=kind)
+    rollout = GAME.make_policy("rollout", base="optimal", k=1, kinds=kind)
     simulate_games(CONFIG, [rollout, base, base], 12, seed=3)
     games = simulate_games(CONFIG, base, 12, seed=3).games
     score = games.filter(games["seat"] == 0).sort("game_id")["score"].to_numpy()
@@ -87,7 +87,7 @@ def test_worlds_keep_what_the_player_sees_and_deal_the_rest_uniformly():
 
 def test_rollout_decisions_do_not_depend_on_the_batch():
     base = GAME.make_policy("optimal")
-    rollout = GAME.make_policy("rollout", k=2, kinds="take")
+    rollout = GAME.make_policy("rollout", base="optimal", k=2, kinds="take")
     whole = simulate_games(CONFIG, [rollout, base, base], 6, seed=9).games
     part = simulate_games(CONFIG, [rollout, base, base], 3, seed=9, first_game=3).games
     assert part["score"].to_list() == whole.filter(whole["game_id"] >= 3)["score"].to_list()
