@@ -225,8 +225,9 @@ def play_odds(config: R.FiveCrownsConfig, policies, question: OddsQuestion, coun
     frames = []
     for decision, take, throw in decisions(situation):
         mine = per_seat[0]
-        forced = (_ForcedFirstTurnPlanning if callable(getattr(mine, "draw_with_plan", None))
-                  else _ForcedFirstTurn)(mine, take, throw)
+        # the dispatcher's rule: a subclass that redefines draw is asked draw, not the plan
+        planning = Dispatch([mine] * n, n).has("draw_with_plan", standing_for=("draw",))
+        forced = (_ForcedFirstTurnPlanning if planning else _ForcedFirstTurn)(mine, take, throw)
         dispatch = Dispatch([forced, *per_seat[1:]], n)
         a = play_rounds(config, dispatch, decks.copy(), situation.round_no, dealer, units,
                         entropy, STREAM_ODDS, buried=buried)

@@ -299,3 +299,53 @@ def test_bench_tiny_run_writes_figures_the_section_reads_and_resumes(tmp_path):
     again = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert again.returncode == 0 and again.stderr.count("skipped") == 3
     assert json.loads(path.read_text()) == doc
+
+
+# ---------------------------------------------------------------- Bango and Five Crowns rollouts
+
+
+def _compared(a_mean, gain, low, high, n, p=0.01):
+    rows = _gain(gain, low, high, n, p)["rows"]
+    rows[0]["mean"], rows[1]["mean"] = a_mean, a_mean - gain
+    return {"rows": rows, "command": f"tapisvert compare --games {n}", "wall_seconds": 60.0,
+            "measured": "2026-11-26T00:00:00+00:00"}
+
+
+def test_bango_rollout_figures_are_read_per_player_count_and_k():
+    from analysis.reports import bango as BR
+
+    doc = {"schema": 1, "game": "bango", "pieces": {
+        "rollout_vs_optimal_3p": _compared(17.5, 2.4, 1.7, 3.0, 400),
+        "rollout_vs_heuristic_3p": _compared(17.5, 4.1, 3.2, 5.0, 400),
+        "rollout_k8_3p": _compared(15.9, 0.8, 0.1, 1.5, 400),
+        "rollout_k32_3p": _compared(17.5, 2.4, 1.7, 3.0, 400)}}
+    rows = BR.summarize_rollouts(doc)
+    assert rows.height == 4
+    k_rows = rows.filter(pl.col("k").is_not_null()).sort("k")
+    assert k_rows["k"].to_list() == [8, 32] and k_rows["value"].to_list() == [0.8, 2.4]
+    mine = rows.filter(pl.col("k").is_null() & (pl.col("against") == "heuristic")).row(
+        0, named=True)
+    assert (mine["players"], mine["value"], mine["b_mean"]) == (3, 4.1, 17.5 - 4.1)
+    tables, findings = BR._rollout_tables(rows, doc["pieces"])
+    assert len(tables) == 3 and "3 players +2.40 [+1.70, +3.00]" in findings[0]
+    empty_tables, empty_findings = BR._rollout_tables(BR.summarize_rollouts({}), {})
+    assert "not measured yet" in empty_tables[0].caption and "bench/rollout_strength.py" in \
+        empty_findings[0]
+
+
+def test_five_crowns_strong_player_figures_are_read_per_round_and_k():
+    from analysis.reports import five_crowns as FR
+
+    doc = {"schema": 1, "game": "five-crowns", "pieces": {
+        "lookahead_r6": _compared(-7.63, 2.65, 2.58, 2.71, 90_000),
+        "rollout_r6": _compared(-8.6, 1.04, 0.51, 1.57, 1_000),
+        "rollout_k16_r6": _compared(-8.6, 1.04, 0.51, 1.57, 1_000)}}
+    rows = FR.summarize_strong(doc["pieces"])
+    assert sorted(rows["piece"].to_list()) == ["lookahead_r6", "rollout_k16_r6", "rollout_r6"]
+    assert rows.filter(pl.col("piece") == "rollout_k16_r6")["k"].to_list() == [16]
+    tables, findings = FR._strong_players(doc["pieces"])
+    penalties = tables[0].frame.filter(pl.col("player").str.starts_with("lookahead"))
+    assert penalties.row(0, named=True)["its penalty"] == "7.63"
+    assert penalties.row(0, named=True)["heuristic's penalty"] == "10.28"
+    assert any(f.startswith("Lookahead saves round 6 +2.65") for f in findings)
+    assert "not measured yet" in FR._strong_players({})[0][0].caption
