@@ -253,11 +253,41 @@ def write_document(path: Path, doc: dict) -> None:
     os.replace(tmp, path)
 
 
+def measure(game: str, plan: dict[str, dict], path: Path, score: str, args, runs_dir: Path,
+            wanted: set[str] | None) -> None:
+    """Run a game's pieces not measured yet with the same settings (``wanted``: only those),
+    saving the document after each one."""
+    doc = read_document(path, game)
+    doc.update(schema=SCHEMA, game=game, score=score)
+    for name, piece in plan.items():
+        if wanted is not None and name not in wanted:
+            continue
+        held = doc["pieces"].get(name)
+        if held is not None and held.get("settings") == piece["settings"] and not args.force:
+            sizes = {k: v for k, v in piece["settings"].items() if k != "params"}
+            print(f"{game} {name}: already measured with {sizes} and the same parameters, "
+                  "skipped (--force reruns it)", file=sys.stderr, flush=True)
+            continue
+        twin = doc["pieces"].get(piece.get("same_as", ""))
+        if twin is not None and twin.get("settings") == piece["settings"]:
+            record = {**twin, "label": piece["label"], "same_as": piece["same_as"]}
+            print(f"{game} {name}: the policy's defaults, the figure of {piece['same_as']}",
+                  file=sys.stderr, flush=True)
+        else:
+            print(f"{game} {name}: tapisvert {shlex.join(piece['argv'])} ...",
+                  file=sys.stderr, flush=True)
+            record = run_piece(game, name, piece, args, runs_dir)
+        doc["pieces"][name] = record
+        write_document(path, doc)
+        print(f"{game} {name}: {_summary(record)} in {record['wall_seconds']:.1f} s -> {path}",
+              file=sys.stderr, flush=True)
+
+
 def _summary(record: dict) -> str:
     if record["kind"] == "gain":
         r = next(r for r in record["rows"] if r["row"] == "A - B paired")
         p = "–" if r["p_value"] is None else f"{r['p_value']:.3g}"
-        return (f"gain {r['mean']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}] per deal, "
+        return (f"gain {r['mean']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}] per unit, "
                 f"n={r['n']}, p={p}")
     return ", ".join(f"{r['metric']} {r['value']:.3f}" for r in record["rows"][:3]
                      if r["value"] is not None)
@@ -311,31 +341,8 @@ def main(argv=None) -> int:
         for game, plan in plans.items():
             path = (SHIPPED[game] if args.out_dir is None
                     else args.out_dir / get_game(game).slug / "strength.json")
-            doc = read_document(path, game)
-            doc.update(schema=SCHEMA, game=game, score=get_game(game).unit("deals").score)
-            for name, piece in plan.items():
-                if wanted is not None and name not in wanted:
-                    continue
-                held = doc["pieces"].get(name)
-                if held is not None and held.get("settings") == piece["settings"] \
-                        and not args.force:
-                    sizes = {k: v for k, v in piece["settings"].items() if k != "params"}
-                    print(f"{game} {name}: already measured with {sizes} and the same "
-                          "parameters, skipped (--force reruns it)", file=sys.stderr, flush=True)
-                    continue
-                twin = doc["pieces"].get(piece.get("same_as", ""))
-                if twin is not None and twin.get("settings") == piece["settings"]:
-                    record = {**twin, "label": piece["label"], "same_as": piece["same_as"]}
-                    print(f"{game} {name}: pimc's defaults, the figure of {piece['same_as']}",
-                          file=sys.stderr, flush=True)
-                else:
-                    print(f"{game} {name}: tapisvert {shlex.join(piece['argv'])} ...",
-                          file=sys.stderr, flush=True)
-                    record = run_piece(game, name, piece, args, runs_dir)
-                doc["pieces"][name] = record
-                write_document(path, doc)
-                print(f"{game} {name}: {_summary(record)} in {record['wall_seconds']:.1f} s "
-                      f"-> {path}", file=sys.stderr, flush=True)
+            measure(game, plan, path, get_game(game).unit("deals").score, args, runs_dir,
+                    wanted)
     return 0
 
 

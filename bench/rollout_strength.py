@@ -31,19 +31,11 @@ command, settings, wall time and the command's ``--json`` rows).
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 import tempfile
 from pathlib import Path
 
-from pimc_strength import (
-    SCHEMA,
-    _summary,
-    policy_defaults,
-    read_document,
-    run_piece,
-    write_document,
-)
+from pimc_strength import measure, policy_defaults
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {"bango": ROOT / "simulators/bango/data/strength.json",
@@ -118,11 +110,11 @@ def main(argv=None) -> int:
     parser.add_argument("--players", default="2,3,4,5", help="Bango player counts")
     parser.add_argument("--lookahead-rounds", type=int, default=20_000,
                         help="Five Crowns rounds per lookahead comparison")
-    parser.add_argument("--rollout-rounds", type=int, default=1_000,
+    parser.add_argument("--rollout-rounds", type=int, default=5_000,
                         help="Five Crowns rounds per rollout comparison")
-    parser.add_argument("--k-rounds", type=int, default=1_000, help="Five Crowns rounds per K")
+    parser.add_argument("--k-rounds", type=int, default=3_000, help="Five Crowns rounds per K")
     parser.add_argument("--k-round", type=int, default=6, help="Five Crowns round of the K table")
-    parser.add_argument("--k", default="4,8,16,32", help="the K table's worlds per candidate")
+    parser.add_argument("--k", default="4,8,16,32,64", help="the K table's worlds per candidate")
     parser.add_argument("--pieces", help="only these pieces, comma-separated (JSON keys)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--n-jobs", type=int, default=1)
@@ -160,23 +152,8 @@ def main(argv=None) -> int:
         for game, plan in plans.items():
             path = (SHIPPED[game] if args.out_dir is None
                     else args.out_dir / get_game(game).slug / "strength.json")
-            doc = read_document(path, game)
-            doc.update(schema=SCHEMA, game=game, score=get_game(game).unit(UNITS[game]).score)
-            for name, piece in plan.items():
-                if wanted is not None and name not in wanted:
-                    continue
-                held = doc["pieces"].get(name)
-                if held is not None and held.get("settings") == piece["settings"] \
-                        and not args.force:
-                    print(f"{game} {name}: already measured, skipped (--force reruns it)",
-                          file=sys.stderr, flush=True)
-                    continue
-                print(f"{game} {name}: tapisvert {shlex.join(piece['argv'])} ...",
-                      file=sys.stderr, flush=True)
-                doc["pieces"][name] = record = run_piece(game, name, piece, args, runs_dir)
-                write_document(path, doc)
-                print(f"{game} {name}: {_summary(record)} in {record['wall_seconds']:.1f} s "
-                      f"-> {path}", file=sys.stderr, flush=True)
+            measure(game, plan, path, get_game(game).unit(UNITS[game]).score, args, runs_dir,
+                    wanted)
     return 0
 
 
