@@ -470,6 +470,8 @@ def cmd_compare(args: argparse.Namespace) -> str:
         check_out_file(args.out)
     precision = args.precision
     _check_precision(precision)
+    if args.duplicate:
+        return _duplicate(args, experiment, a, b, baseline, seats, started)
     table = compare(experiment.replace(policies=(focal,)), a, b, baseline, seats,
                     precision=precision, out_dir=args.out_dir, **_run_options(args))
     if args.out is not None:
@@ -501,6 +503,45 @@ def cmd_compare(args: argparse.Namespace) -> str:
     if size_scale() != 1:
         lines.append(f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}")
     return "\n".join(lines)
+
+
+def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
+    """``compare --duplicate``: A against B, every unit once per rotation of A's seats."""
+    from analysis.compare import duplicate, rotations
+    from analysis.experiment import policy_label
+
+    if args.precision is not None:
+        raise UsageError("--precision is not available with --duplicate: give the size")
+    if len(seats) == experiment.seats:
+        raise UsageError(f"--seats: with --duplicate A takes the seats given and B every other "
+                         f"one; give fewer than {experiment.seats}")
+    table, reduction = duplicate(experiment.replace(policies=(baseline,)), a, b, baseline,
+                                 seats, out_dir=args.out_dir, **_run_options(args))
+    if args.out is not None:
+        write_table(table, args.out)
+    turns = rotations(seats, experiment.seats)
+    if args.json:
+        return json_document(
+            table, {**experiment.replace(policies=(baseline,)).to_dict(),
+                    "a": _policy_spec(experiment, a), "b": _policy_spec(experiment, b),
+                    "baseline": _policy_spec(experiment, baseline), "seats": list(seats),
+                    "duplicate": [list(t) for t in turns]},
+            time.perf_counter() - started, variance_reduction=reduction)
+    est = table.row(2, named=True)
+    return "\n".join([
+        f"Duplicate: A at {_seats_phrase(seats)} against B at every other seat, each "
+        f"{experiment.unit.singular} played {len(turns)} times (A's seats "
+        + ", then ".join(",".join(map(str, t)) for t in turns)
+        + ") with the same cards and random draws; A's mean seat score minus B's.",
+        f"score = {experiment.unit.score}",
+        show(table.drop("target_reached", strict=False)),
+        f"A - B = {est['mean']:+.4f} [{est['low']:+.4f}, {est['high']:+.4f}] per "
+        f"{experiment.unit.singular} (p = {est['p_value']:.3g}, n = {est['n']})",
+        f"variance reduction per {experiment.unit.singular} played: "
+        f"{reduction['independent']:.2f}x against independent {experiment.unit.name}, "
+        f"{reduction['fixed_seat']:.2f}x against the fixed-seat pairing (A, then B, at "
+        f"{_seats_phrase(seats)} beside {policy_label(experiment.game, baseline)})",
+    ])
 
 
 def _grid(experiment, texts: list[str]) -> dict[str, list[Any]]:
@@ -853,6 +894,11 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     cmp = commands.add_parser("compare", parents=[_experiment_parent(100_000, scope), run_parent],
                               help="is policy A better than B? paired on the same deals")
     cmp.add_argument("--a", help="policy A (default: --policy)")
+    cmp.add_argument("--duplicate", action="store_true",
+                     help="A against B: A at --seats, B at every other seat, each unit replayed "
+                          "once per rotation of A's seats round the table with the same cards "
+                          "and random draws (duplicate play); prints the variance reduction "
+                          "against independent units and the fixed-seat pairing")
     cmp.add_argument("--a-param", action="append", default=[], metavar="NAME=VALUE")
     cmp.add_argument("--b", help="policy B (default: --policy)")
     cmp.add_argument("--b-param", action="append", default=[], metavar="NAME=VALUE")

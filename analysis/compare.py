@@ -277,3 +277,120 @@ def sweep_table(study: ScoreStudy, points: Sequence[Mapping[str, Any]],
     if len(rows) > 1:
         adjusted[1:] = stats.adjust_pvalues(table["p_value"].to_numpy()[1:], correction)
     return table.with_columns(pl.Series("p_adjusted", adjusted))
+
+
+# ---------------------------------------------------------------- duplicate: A against B
+
+
+def rotations(seats: Sequence[int], n_seats: int) -> list[tuple[int, ...]]:
+    """A's seats in each rotation of a duplicate match: the given seats turned round the table
+    one seat at a time, each distinct set once (a partnership's seats 0, 2 of 4: twice)."""
+    out: list[tuple[int, ...]] = []
+    for r in range(n_seats):
+        turned = tuple(sorted((s + r) % n_seats for s in seats))
+        if turned not in out:
+            out.append(turned)
+    return out
+
+
+class DuplicateStudy(Study):
+    """A against B, every unit replayed once per rotation of A's seats (the same cards and
+    random draws), B at every other seat; and, to measure what that saves, the fixed-seat
+    pairing of :func:`compare` (A, then B, at ``seats`` beside ``baseline``).
+
+    Per chunk, :class:`~analysis.stats.PairedSums` keyed ``"dup:<stat>"`` of A's and B's
+    mean seat score averaged over the rotations (their difference is the duplicate
+    estimate), ``"pool:<stat>"`` of A's minus B's in each single rotation (as if each unit
+    were played once), ``"fixed:<stat>"`` of the fixed-seat arms' mean seat scores.
+    """
+
+    def __init__(self, base: Experiment, a: Policy, b: Policy, baseline: Policy,
+                 seats: tuple[int, ...]):
+        self.seats = seats
+        self.turns = rotations(seats, base.seats)
+        self.arms = tuple([seat_experiment(base, a, b, s) for s in self.turns]
+                          + [seat_experiment(base, p, baseline, seats) for p in (a, b)])
+
+    def settings(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), "duplicate": [list(s) for s in self.turns]}
+
+    def reduce_chunk(self, first: int, count: int) -> dict[str, float]:
+        per_turn = []
+        for exp, seats in zip(self.arms, self.turns, strict=False):
+            score = exp.unit.seat_scores(exp.play(first, count), exp.config).astype(np.float64)
+            mine = np.isin(np.arange(score.shape[1]), seats)
+            per_turn.append((score[:, mine].mean(axis=1), score[:, ~mine].mean(axis=1)))
+        a = np.mean([t[0] for t in per_turn], axis=0)
+        b = np.mean([t[1] for t in per_turn], axis=0)
+        single = np.concatenate([t[0] - t[1] for t in per_turn])
+        fixed = []
+        for exp in self.arms[len(self.turns):]:
+            score = exp.unit.seat_scores(exp.play(first, count), exp.config).astype(np.float64)
+            fixed.append(score[:, list(self.seats)].mean(axis=1))
+        out: dict[str, float] = {}
+        for key, sums in (("dup", stats.PairedSums.of(a, b)),
+                          ("pool", stats.PairedSums.of(single, np.zeros_like(single))),
+                          ("fixed", stats.PairedSums.of(*fixed))):
+            out |= {f"{key}:{k}": v for k, v in sums._asdict().items()}
+        return out
+
+
+def _sums(totals: Mapping[str, float], key: str) -> stats.PairedSums:
+    return stats.PairedSums(*(totals.get(f"{key}:{k}", 0.0) for k in stats.PairedSums._fields))
+
+
+def _variance_of_difference(sums: stats.PairedSums) -> float:
+    """The sample variance of a - b per unit."""
+    n = sums.n
+    square = sums.aa - 2 * sums.ab + sums.bb
+    return float((square - (sums.a - sums.b) ** 2 / n) / (n - 1)) if n > 1 else float("nan")
+
+
+def variance_reduction(totals: Mapping[str, float], n_turns: int) -> dict[str, float]:
+    """How many times fewer plays the duplicate estimate needs for the same precision.
+
+    Per play (one unit played once): the duplicate spends ``n_turns`` plays per unit, its
+    estimate's variance ``var(d) * n_turns / plays``; ``independent`` plays each unit once
+    in one rotation (the variance of a single rotation's A - B, pooled over rotations);
+    ``fixed_seat`` is :func:`compare`'s pairing, A then B at the seats beside the
+    baseline: two plays per unit, ``var(A - B) * 2 / plays``.
+    """
+    duplicate = _variance_of_difference(_sums(totals, "dup")) * n_turns
+    independent = _variance_of_difference(_sums(totals, "pool"))
+    fixed = _variance_of_difference(_sums(totals, "fixed")) * 2
+    if not duplicate > 0:
+        return {"independent": float("nan"), "fixed_seat": float("nan")}
+    return {"independent": independent / duplicate, "fixed_seat": fixed / duplicate}
+
+
+def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,), *,
+              confidence: float = 0.95, n_jobs: int = 1, chunk_size: int | None = None,
+              progress: bool | None = None, out_dir: str | Path | None = None,
+              backend: str = "loky", scheduler: str | None = None
+              ) -> tuple[pl.DataFrame, dict[str, float]]:
+    """Duplicate play: A at ``seats`` against B at every other seat, each unit replayed once
+    per rotation of ``seats`` round the table with the same cards and random draws, so the
+    luck of the deal cancels; the estimate is A's mean seat score minus B's.
+
+    Returns the table (rows A, B and ``A - B duplicate``: ``row, policy, mean, low, high,
+    n, p_value``) and the measured :func:`variance_reduction`. For a partnership game give
+    the partnership's seats (Manille: ``(0, 2)``). ``baseline`` (default: ``base``'s
+    policy) plays beside A, then B, in the fixed-seat pairing measured for comparison.
+    """
+    a, b = build_policy(base.game, a), build_policy(base.game, b)
+    if baseline is None and len(base.policies) != 1:
+        raise ValueError("the experiment has one policy per seat: give the baseline policy of "
+                         "the fixed-seat pairing")
+    baseline = build_policy(base.game, baseline if baseline is not None else base.policies[0])
+    seats = check_seats(seats, base.seats)
+    if len(seats) == base.seats:
+        raise ValueError(f"seats: A at every seat leaves none to B; give fewer than "
+                         f"{base.seats}")
+    study = DuplicateStudy(base, a, b, baseline, seats)
+    result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
+                        scheduler=scheduler, progress=progress)
+    table = comparison_table(_sums(result.totals, "dup"), None, policy_label(base.game, a),
+                             policy_label(base.game, b), confidence)
+    table = table.filter(pl.col("row") != "A - B unpaired").with_columns(
+        pl.col("row").replace("A - B paired", "A - B duplicate"))
+    return table, variance_reduction(result.totals, len(study.turns))
