@@ -544,6 +544,82 @@ def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
     ])
 
 
+def cmd_tune(args: argparse.Namespace) -> str:
+    """``tapisvert tune``: successive halving over ``--space``, then a fresh confirmation."""
+    from analysis.experiment import check_seats, policy_label
+    from analysis.runner import check_writable
+    from analysis.tune import config_toml, parse_space, tune
+
+    started = time.perf_counter()
+    experiment = build_experiment(args)
+    if len(experiment.policies) != 1:
+        raise UsageError("tune starts from one policy for every seat (--policy, --param)")
+    current = experiment.policies[0]
+    try:
+        space = parse_space(args.space, type(current))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.budget < 1:
+        raise UsageError(f"--budget must be a positive number of units, got {args.budget}")
+    if args.candidates < 2:
+        raise UsageError(f"--candidates must be 2 or more, got {args.candidates}")
+    if args.confirm is not None and args.confirm < 2:
+        raise UsageError(f"--confirm must be 2 units or more, got {args.confirm}")
+    against = _policy_from(experiment, args.against, args.against_param, "--against-param",
+                           current)
+    seats = check_seats(parse_seats(args.seats), experiment.seats)
+    if args.out is not None:
+        if args.out.suffix.lower() != ".toml" or args.out.is_dir():
+            raise UsageError(f"--out must be a .toml file, got {str(args.out)!r}")
+        try:
+            check_writable(args.out)
+        except ValueError as exc:
+            raise UsageError(f"--out: {exc}") from None
+    result = tune(experiment, space, baseline=against, seats=seats, budget=args.budget,
+                  n_candidates=args.candidates, confirm_units=args.confirm,
+                  out_dir=args.out_dir, **_run_options(args))
+    if args.out is not None:
+        _write_text(args.out, config_toml(experiment, result["best"]))
+    rounds = pl.DataFrame([{k: (", ".join(map(str, v)) if k == "kept" else v)
+                            for k, v in r.items()} for r in result["rounds"]])
+    if args.json:
+        return json_document(
+            rounds, {**experiment.to_dict(), "space": [vars(d) for d in space],
+                     "against": _policy_spec(experiment, against), "seats": list(seats),
+                     "budget": args.budget},
+            time.perf_counter() - started, best=result["best"],
+            candidates=result["candidates"], spent=result["spent"],
+            confirmation=result["confirmation"])
+    c = result["confirmation"]
+    tuned = {d.name: result["best"][d.name] for d in space}
+    unit = experiment.unit
+    lines = [
+        f"tune {experiment.game.name}: {args.candidates} settings of "
+        f"{policy_label(experiment.game, current)} raced by successive halving on the same "
+        f"{unit.name} at {_seats_phrase(seats)} (other seats: "
+        f"{policy_label(experiment.game, against)}); {result['spent']:,} {unit.name} played.",
+        show(rounds),
+        "best: " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                             for k, v in tuned.items()),
+        f"confirmed on {c['n']:,} fresh {unit.name} (seed {c['seed']}): best - current = "
+        f"{c['mean']:+.4f} [{c['low']:+.4f}, {c['high']:+.4f}] per {unit.singular} "
+        f"(p = {c['p_value']:.3g})",
+    ]
+    if args.out is not None:
+        lines.append(f"written: {args.out} (tapisvert simulate {experiment.game.name} "
+                     f"--config {args.out})")
+    return "\n".join(lines)
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Atomically: no half-written file on failure."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def _grid(experiment, texts: list[str]) -> dict[str, list[Any]]:
     """``--grid NAME=V1,V2`` flags typed from the policy's parameters or the config's fields."""
     params = field_types(type(experiment.policies[0]))
@@ -920,6 +996,26 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     swp.add_argument("--correction", default="holm", choices=("holm", "fdr_bh"))
     swp.add_argument("--out", type=Path, help="write the table (.csv or .parquet)")
     swp.set_defaults(run=cmd_sweep)
+
+    tun = commands.add_parser("tune", parents=[_experiment_parent(0, scope), run_parent],
+                              help="find the best parameters: successive halving on common "
+                                   "deals, the winner confirmed on fresh ones")
+    tun.add_argument("--space", action="append", default=[],
+                     metavar="NAME=LOW..HIGH[:int|:log]",
+                     help="a parameter of --policy and its range, repeatable")
+    tun.add_argument("--budget", type=int, required=True,
+                     help="units played by the race, every candidate's counted")
+    tun.add_argument("--against", help="policy of the other seats (default: --policy as given, "
+                                       "the current setting)")
+    tun.add_argument("--against-param", action="append", default=[], metavar="NAME=VALUE")
+    tun.add_argument("--candidates", type=int, default=16,
+                     help="settings raced, the current one included (default 16)")
+    tun.add_argument("--seats", default="0", help="seats that play the tuned policy")
+    tun.add_argument("--confirm", type=int,
+                     help="fresh units of the confirmation (default: the winner's race units)")
+    tun.add_argument("--out", type=Path,
+                     help="write the best setting as an experiment TOML, reusable with --config")
+    tun.set_defaults(run=cmd_tune)
 
     odds = commands.add_parser("odds", parents=[_experiment_parent(20_000, scope), run_parent],
                                help="odds of making a contract with a given hand")
