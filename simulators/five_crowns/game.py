@@ -175,7 +175,7 @@ CONFORMANCE = Conformance(
     replay=replay, conservation=conservation, invariants=invariants,
     bad_options=(({"n_players": 8}, "n_players"), ({"first_round": 12}, "first_round"),
                  ({"round_no": 0}, "round_no"), ({"max_turns": 5}, "max_turns")),
-    slow_policies=("rollout",),  # many continuations per decision: replayed under -m slow
+    slow_policies=("rollout", "lookahead"),  # searches per decision: replayed under -m slow
     doc="whole games are short in the suite's configs (first_round 10 or 11) and random play "
         "is capped at 30 turns per player (rounds without a goer are flagged capped)",
 )

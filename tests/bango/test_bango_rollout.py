@@ -42,10 +42,10 @@ def test_a_continuation_of_the_true_state_ends_as_the_game_does(monkeypatch, kin
     first = _spy(monkeypatch, exact=True)
     base = GAME.make_policy("optimal")
     rollout = GAME.make_policy("rollout", base="optimal", k=1, kinds=kind)
-    simulate_games(CONFIG, [rollout, base, base], 12, seed=3)
-    games = simulate_games(CONFIG, base, 12, seed=3).games
+    simulate_games(CONFIG, [rollout, base, base], 6, seed=3)
+    games = simulate_games(CONFIG, base, 6, seed=3).games
     score = games.filter(games["seat"] == 0).sort("game_id")["score"].to_numpy()
-    assert len(first) >= 10
+    assert len(first) >= 5
     assert all(first[u][1] == score[u] for u in first)
 
 
@@ -88,9 +88,9 @@ def test_worlds_keep_what_the_player_sees_and_deal_the_rest_uniformly():
 def test_rollout_decisions_do_not_depend_on_the_batch():
     base = GAME.make_policy("optimal")
     rollout = GAME.make_policy("rollout", base="optimal", k=2, kinds="take")
-    whole = simulate_games(CONFIG, [rollout, base, base], 6, seed=9).games
-    part = simulate_games(CONFIG, [rollout, base, base], 3, seed=9, first_game=3).games
-    assert part["score"].to_list() == whole.filter(whole["game_id"] >= 3)["score"].to_list()
+    whole = simulate_games(CONFIG, [rollout, base, base], 4, seed=9).games
+    part = simulate_games(CONFIG, [rollout, base, base], 2, seed=9, first_game=2).games
+    assert part["score"].to_list() == whole.filter(whole["game_id"] >= 2)["score"].to_list()
 
 
 @pytest.mark.parametrize(("params", "message"), [
