@@ -541,6 +541,7 @@ def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
         f"{reduction['independent']:.2f}x against independent {experiment.unit.name}, "
         f"{reduction['fixed_seat']:.2f}x against the fixed-seat pairing (A, then B, at "
         f"{_seats_phrase(seats)} beside {policy_label(experiment.game, baseline)})",
+        *([f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}"] if size_scale() != 1 else []),
     ])
 
 
@@ -561,6 +562,7 @@ def cmd_tune(args: argparse.Namespace) -> str:
         raise UsageError(str(exc)) from None
     if args.budget < 1:
         raise UsageError(f"--budget must be a positive number of units, got {args.budget}")
+    budget = max(1, round(args.budget * size_scale()))  # a size like the others
     if args.candidates < 2:
         raise UsageError(f"--candidates must be 2 or more, got {args.candidates}")
     if args.confirm is not None and args.confirm < 2:
@@ -575,7 +577,7 @@ def cmd_tune(args: argparse.Namespace) -> str:
             check_writable(args.out)
         except ValueError as exc:
             raise UsageError(f"--out: {exc}") from None
-    result = tune(experiment, space, baseline=against, seats=seats, budget=args.budget,
+    result = tune(experiment, space, baseline=against, seats=seats, budget=budget,
                   n_candidates=args.candidates, confirm_units=args.confirm,
                   out_dir=args.out_dir, **_run_options(args))
     if args.out is not None:
@@ -586,7 +588,7 @@ def cmd_tune(args: argparse.Namespace) -> str:
         return json_document(
             rounds, {**experiment.to_dict(), "space": [vars(d) for d in space],
                      "against": _policy_spec(experiment, against), "seats": list(seats),
-                     "budget": args.budget},
+                     "budget": budget},
             time.perf_counter() - started, best=result["best"],
             candidates=result["candidates"], spent=result["spent"],
             confirmation=result["confirmation"])
@@ -605,6 +607,8 @@ def cmd_tune(args: argparse.Namespace) -> str:
         f"{c['mean']:+.4f} [{c['low']:+.4f}, {c['high']:+.4f}] per {unit.singular} "
         f"(p = {c['p_value']:.3g})",
     ]
+    if size_scale() != 1:
+        lines.append(f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}")
     if args.out is not None:
         lines.append(f"written: {args.out} (tapisvert simulate {experiment.game.name} "
                      f"--config {args.out})")

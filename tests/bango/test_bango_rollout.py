@@ -35,10 +35,12 @@ def _spy(monkeypatch, exact: bool):
     return first
 
 
-@pytest.mark.parametrize("kind", ["draw_on", "bango", "take", "lay"])
+@pytest.mark.parametrize("kind", [pytest.param("draw_on", marks=pytest.mark.slow),
+                                  pytest.param("bango", marks=pytest.mark.slow), "take", "lay"])
 def test_a_continuation_of_the_true_state_ends_as_the_game_does(monkeypatch, kind):
     """Forced to the base's answer at a decision, the engine resumed from the true state
-    plays the rest of the game exactly as the game played by the base: same BG-8 score."""
+    plays the rest of the game exactly as the game played by the base: same BG-8 score
+    (stop-or-draw and bango, the costlier kinds, under -m slow)."""
     first = _spy(monkeypatch, exact=True)
     base = GAME.make_policy("optimal")
     rollout = GAME.make_policy("rollout", base="optimal", k=1, kinds=kind)
