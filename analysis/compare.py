@@ -374,7 +374,7 @@ def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
 
     Returns the table (rows A, B and ``A - B duplicate``: ``row, policy, mean, low, high,
     n, p_value``) and the measured :func:`variance_reduction`. For a partnership game give
-    the partnership's seats (Manille: ``(0, 2)``). ``baseline`` (default: ``base``'s
+    the partnership's seats (e.g. ``(0, 2)`` of four). ``baseline`` (default: ``base``'s
     policy) plays beside A, then B, in the fixed-seat pairing measured for comparison.
     """
     a, b = build_policy(base.game, a), build_policy(base.game, b)
