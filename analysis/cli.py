@@ -510,13 +510,12 @@ def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
     from analysis.compare import duplicate, rotations
     from analysis.experiment import policy_label
 
-    if args.precision is not None:
-        raise UsageError("--precision is not available with --duplicate: give the size")
     if len(seats) == experiment.seats:
         raise UsageError(f"--seats: with --duplicate A takes the seats given and B every other "
                          f"one; give fewer than {experiment.seats}")
     table, reduction = duplicate(experiment.replace(policies=(baseline,)), a, b, baseline,
-                                 seats, out_dir=args.out_dir, **_run_options(args))
+                                 seats, precision=args.precision, out_dir=args.out_dir,
+                                 **_run_options(args))
     if args.out is not None:
         write_table(table, args.out)
     turns = rotations(seats, experiment.seats)
@@ -525,7 +524,7 @@ def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
             table, {**experiment.replace(policies=(baseline,)).to_dict(),
                     "a": _policy_spec(experiment, a), "b": _policy_spec(experiment, b),
                     "baseline": _policy_spec(experiment, baseline), "seats": list(seats),
-                    "duplicate": [list(t) for t in turns]},
+                    "duplicate": [list(t) for t in turns], "precision": args.precision},
             time.perf_counter() - started, variance_reduction=reduction)
     est = table.row(2, named=True)
     return "\n".join([
@@ -536,7 +535,11 @@ def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
         f"score = {experiment.unit.score}",
         show(table.drop("target_reached", strict=False)),
         f"A - B = {est['mean']:+.4f} [{est['low']:+.4f}, {est['high']:+.4f}] per "
-        f"{experiment.unit.singular} (p = {est['p_value']:.3g}, n = {est['n']})",
+        f"{experiment.unit.singular} (p = {est['p_value']:.3g}, n = {est['n']})"
+        + ("" if args.precision is None else
+           f"; sequential: an anytime-valid interval (confidence sequence), target "
+           f"±{args.precision} " + ("reached" if est["target_reached"] else
+                                    "NOT reached: the budget was spent first")),
         f"variance reduction per {experiment.unit.singular} played: "
         f"{reduction['independent']:.2f}x against independent {experiment.unit.name}, "
         f"{reduction['fixed_seat']:.2f}x against the fixed-seat pairing (A, then B, at "
@@ -577,8 +580,10 @@ def cmd_tune(args: argparse.Namespace) -> str:
             check_writable(args.out)
         except ValueError as exc:
             raise UsageError(f"--out: {exc}") from None
+    _check_precision(args.precision)
     result = tune(experiment, space, baseline=against, seats=seats, budget=budget,
                   n_candidates=args.candidates, confirm_units=args.confirm,
+                  precision=args.precision,
                   out_dir=args.out_dir, **_run_options(args))
     if args.out is not None:
         _write_text(args.out, config_toml(experiment, result["best"]))
@@ -605,7 +610,10 @@ def cmd_tune(args: argparse.Namespace) -> str:
                              for k, v in tuned.items()),
         f"confirmed on {c['n']:,} fresh {unit.name} (seed {c['seed']}): best - current = "
         f"{c['mean']:+.4f} [{c['low']:+.4f}, {c['high']:+.4f}] per {unit.singular} "
-        f"(p = {c['p_value']:.3g})",
+        f"(p = {c['p_value']:.3g})"
+        + ("" if args.precision is None else
+           f"; sequential: an anytime-valid interval, target ±{args.precision} "
+           + ("reached" if c["target_reached"] else "NOT reached within --confirm")),
     ]
     if size_scale() != 1:
         lines.append(f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}")
@@ -1017,6 +1025,10 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     tun.add_argument("--seats", default="0", help="seats that play the tuned policy")
     tun.add_argument("--confirm", type=int,
                      help="fresh units of the confirmation (default: the winner's race units)")
+    tun.add_argument("--precision", type=float,
+                     help="stop the confirmation once its anytime-valid interval is within "
+                          "± this many points (a confidence sequence: no optional-stopping "
+                          "bias)")
     tun.add_argument("--out", type=Path,
                      help="write the best setting as an experiment TOML, reusable with --config")
     tun.set_defaults(run=cmd_tune)

@@ -364,6 +364,7 @@ def variance_reduction(totals: Mapping[str, float], n_turns: int) -> dict[str, f
 
 
 def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,), *,
+              precision: float | None = None,
               confidence: float = 0.95, n_jobs: int = 1, chunk_size: int | None = None,
               progress: bool | None = None, out_dir: str | Path | None = None,
               backend: str = "loky", scheduler: str | None = None
@@ -373,7 +374,13 @@ def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
     luck of the deal cancels; the estimate is A's mean seat score minus B's.
 
     Returns the table (rows A, B and ``A - B duplicate``: ``row, policy, mean, low, high,
-    n, p_value``) and the measured :func:`variance_reduction`. For a partnership game give
+    n, p_value, target_reached``) and the measured :func:`variance_reduction`.
+
+    With ``precision``, the run looks after every chunk, in chunk order (the same
+    checkpoints whatever ``n_jobs``), and stops once the duplicate estimate's anytime-valid
+    interval (:func:`analysis.stats.confidence_sequence`, tightest at ``base.size``) is
+    within ``± precision``; that interval is the one reported, valid although the run
+    stopped on what it saw (no optional-stopping bias). For a partnership game give
     the partnership's seats (e.g. ``(0, 2)`` of four). ``baseline`` (default: ``base``'s
     policy) plays beside A, then B, in the fixed-seat pairing measured for comparison.
     """
@@ -387,10 +394,28 @@ def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
         raise ValueError(f"seats: A at every seat leaves none to B; give fewer than "
                          f"{base.seats}")
     study = DuplicateStudy(base, a, b, baseline, seats)
+
+    def anytime(totals: Mapping[str, float]) -> stats.Estimate:
+        return stats.confidence_sequence(_sums(totals, "dup"), confidence, planned=base.size)
+
+    def precise(totals: Mapping[str, float]) -> bool:
+        est = anytime(totals)
+        return (est.high - est.low) / 2 <= precision
+
     result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
-                        scheduler=scheduler, progress=progress)
+                        scheduler=scheduler, progress=progress,
+                        stop=None if precision is None else precise)
     table = comparison_table(_sums(result.totals, "dup"), None, policy_label(base.game, a),
                              policy_label(base.game, b), confidence)
     table = table.filter(pl.col("row") != "A - B unpaired").with_columns(
         pl.col("row").replace("A - B paired", "A - B duplicate"))
+    if precision is not None:  # the interval that stays valid however the run stopped
+        est = anytime(result.totals)
+        table = table.with_columns(
+            low=pl.when(pl.col("row") == "A - B duplicate").then(est.low)
+            .otherwise(pl.col("low")),
+            high=pl.when(pl.col("row") == "A - B duplicate").then(est.high)
+            .otherwise(pl.col("high")))
+    table = table.with_columns(pl.lit(result.target_reached, dtype=pl.Boolean)
+                               .alias("target_reached"))
     return table, variance_reduction(result.totals, len(study.turns))

@@ -16,6 +16,11 @@ Talwalkar; the racing of F-race without its tests):
 4. the winner is confirmed on fresh units of another seed: its paired
    difference against the current setting with a 95% interval. The units
    that chose it are not reused, so the winner's curse does not inflate it.
+   With ``precision`` the confirmation looks after every chunk (in chunk
+   order, the same checkpoints whatever ``n_jobs``) and stops once its
+   anytime-valid interval (:func:`analysis.stats.confidence_sequence`) is
+   within ``± precision``: that interval, valid at any stopping time, is the
+   one reported (no optional-stopping bias).
 
 Successive halving rather than Optuna's TPE: the paired comparison on common
 units is what makes small differences visible, and a race keeps every
@@ -187,6 +192,7 @@ def race(evaluate: Callable[[list[int], int, int, int], dict[int, stats.PairedSu
 def tune(base: Experiment, space: Sequence[Dimension], *, baseline=None,
          seats: Sequence[int] = (0,), budget: int,
          n_candidates: int = 16, first_units: int | None = None, confirm_units: int | None = None,
+         precision: float | None = None,
          n_jobs: int = 1, chunk_size: int | None = None, progress: bool | None = None,
          out_dir: str | Path | None = None, backend: str = "loky",
          scheduler: str | None = None) -> dict[str, Any]:
@@ -228,10 +234,17 @@ def tune(base: Experiment, space: Sequence[Dimension], *, baseline=None,
                                         arm(policies[winner], confirm).replace(seed=fresh.seed)],
                        seats)
     where = None if out_dir is None else Path(out_dir) / "confirmation"
-    confirmed = paired_sums(map_chunks(study, where, n_jobs=n_jobs, chunk_size=chunk_size,
-                                       backend=backend, scheduler=scheduler,
-                                       progress=progress).totals, 1)
-    est = stats.paired_difference(confirmed)
+
+    def precise(totals: Mapping[str, float]) -> bool:
+        est = stats.confidence_sequence(paired_sums(totals, 1), planned=confirm)
+        return (est.high - est.low) / 2 <= precision
+
+    done = map_chunks(study, where, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
+                      scheduler=scheduler, progress=progress,
+                      stop=None if precision is None else precise)
+    confirmed = paired_sums(done.totals, 1)
+    est = (stats.paired_difference(confirmed) if precision is None
+           else stats.confidence_sequence(confirmed, planned=confirm))
     return {
         "best": policies[winner].get_params(),
         "best_index": winner,
@@ -243,7 +256,8 @@ def tune(base: Experiment, space: Sequence[Dimension], *, baseline=None,
         "spent": raced.spent,
         "confirmation": {"mean": est.value, "low": est.low, "high": est.high, "n": est.n,
                          "p_value": stats.difference_pvalue(confirmed, paired=True),
-                         "seed": fresh.seed},
+                         "seed": fresh.seed, "sequential": precision is not None,
+                         "target_reached": done.target_reached},
     }
 
 

@@ -59,8 +59,29 @@ def test_the_cli_prints_the_variance_reduction_in_json(capsys):
     assert doc["experiment"]["duplicate"] == [[0], [1]]
 
 
+def test_sequential_duplicate_stops_early_with_an_anytime_valid_interval():
+    """--precision looks after every chunk in chunk order and stops once the confidence
+    sequence is narrow enough; the interval reported is that sequence's, wider than the
+    fixed-size t interval on the same units, and the stop does not depend on n_jobs."""
+    g = get_game("truc")
+    base = Experiment(g, g.config(), (g.make_policy("heuristic"),), "deals", 40_000, seed=3)
+    a = g.make_policy("heuristic", bluff_probability=0.0)
+    fixed, _ = duplicate(base, a, "heuristic", chunk_size=2_000)
+    table, _ = duplicate(base, a, "heuristic", chunk_size=2_000, precision=0.03)
+    again, _ = duplicate(base, a, "heuristic", chunk_size=2_000, precision=0.03, n_jobs=2)
+    row = table.row(2, named=True)
+    assert row["target_reached"] and row["n"] < 40_000 and row["n"] % 2_000 == 0
+    assert (row["high"] - row["low"]) / 2 <= 0.03
+    same_units, _ = duplicate(base.replace(size=row["n"]), a, "heuristic", chunk_size=2_000)
+    t_row = same_units.row(2, named=True)
+    assert t_row["mean"] == pytest.approx(row["mean"])
+    assert row["high"] - row["low"] > t_row["high"] - t_row["low"]
+    assert table.equals(again)
+    assert fixed.row(2, named=True)["target_reached"] is None
+
+
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--precision", "0.1"], "--precision is not available with --duplicate"),
+    (["--precision", "-1"], "--precision must be a positive number"),
     (["--seats", "0,1"], "give fewer than 2"),
 ])
 def test_duplicate_refuses_what_it_cannot_do(capsys, argv, message):

@@ -101,3 +101,28 @@ def test_verdict_and_reading_follow_the_paired_interval():
     # Welch's interval, as scipy.stats.ttest_ind(equal_var=False) gives it
     assert reading(better, "game") == ("A - B = +1.000 per game, paired interval [+0.852, "
                                        "+1.148] (unpaired: [-1.389, +3.389]) -> A is better")
+
+
+@pytest.mark.parametrize(("runs", "every", "ceiling"), [
+    (300, 100, 0.08), pytest.param(1_000, 50, 0.065, marks=pytest.mark.slow)])
+def test_confidence_sequence_stays_valid_when_the_run_stops_on_what_it_sees(runs, every,
+                                                                            ceiling):
+    """Runs of a zero-mean difference, looked at every ``every`` units up to 5,000: the t
+    interval, checked at every look, excludes 0 at some look in far more than 5% of the
+    runs (optional stopping); the confidence sequence in about 5% at most (1,000 runs and
+    100 looks under -m slow)."""
+    rng = np.random.default_rng(2026)
+    x = rng.standard_normal((runs, 5_000)) * 3.0
+    looks = np.arange(every, 5_001, every)
+    total, square = np.cumsum(x, axis=1)[:, looks - 1], np.cumsum(x * x, axis=1)[:, looks - 1]
+    t_ever = np.zeros(len(x), bool)
+    cs_ever = np.zeros(len(x), bool)
+    for j, n in enumerate(looks):
+        for i in range(len(x)):
+            sums = stats.PairedSums(float(n), total[i, j], 0.0, square[i, j], 0.0, 0.0)
+            t, cs = stats.paired_difference(sums), stats.confidence_sequence(sums,
+                                                                             planned=5_000)
+            t_ever[i] |= not t.low <= 0 <= t.high
+            cs_ever[i] |= not cs.low <= 0 <= cs.high
+    assert t_ever.mean() > 0.15
+    assert cs_ever.mean() <= ceiling

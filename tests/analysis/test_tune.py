@@ -83,3 +83,18 @@ def test_tune_refuses_bad_input_before_any_work(capsys, argv, message):
     assert code == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_sequential_confirmation_stops_once_its_anytime_interval_is_narrow():
+    from analysis.tune import tune
+    from simulators.core.game import get_game
+
+    g = get_game("bianco-mano")
+    base = Experiment(g, g.config(), (g.make_policy("heuristic"),), "deals", 1, seed=4)
+    space = parse_space(["take_threshold=2..6"], HeuristicPolicy)
+    result = tune(base, space, budget=20_000, n_candidates=4, confirm_units=200_000,
+                  precision=0.05, chunk_size=5_000)
+    c = result["confirmation"]
+    assert c["sequential"] and c["target_reached"]
+    assert c["n"] < 200_000 and c["n"] % 5_000 == 0
+    assert (c["high"] - c["low"]) / 2 <= 0.05
