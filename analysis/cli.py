@@ -955,6 +955,35 @@ def _run_parent() -> argparse.ArgumentParser:
     return parent
 
 
+def _add_tune(commands, experiment_parent, run_parent) -> None:
+    """The ``tune`` subcommand's flags."""
+    tun = commands.add_parser("tune", parents=[experiment_parent, run_parent],
+                              help="find the best parameters: successive halving on common "
+                                   "deals, the winner confirmed on fresh ones")
+    tun.add_argument("--space", action="append", default=[],
+                     metavar="NAME=LOW..HIGH[:int|:log]",
+                     help="a parameter of --policy and its range, repeatable")
+    tun.add_argument("--budget", type=int, required=True,
+                     help="units played by the race, every candidate's counted (the unit: "
+                          "the game's first, or the one a size flag such as --games names; "
+                          "that flag's number is not used)")
+    tun.add_argument("--against", help="policy of the other seats (default: --policy as given, "
+                                       "the current setting)")
+    tun.add_argument("--against-param", action="append", default=[], metavar="NAME=VALUE")
+    tun.add_argument("--candidates", type=int, default=16,
+                     help="settings raced, the current one included (default 16)")
+    tun.add_argument("--seats", default="0", help="seats that play the tuned policy")
+    tun.add_argument("--confirm", type=int,
+                     help="fresh units of the confirmation (default: the winner's race units)")
+    tun.add_argument("--precision", type=float,
+                     help="stop the confirmation once its anytime-valid interval is within "
+                          "± this many points (a confidence sequence: no optional-stopping "
+                          "bias)")
+    tun.add_argument("--out", type=Path,
+                     help="write the best setting as an experiment TOML, reusable with --config")
+    tun.set_defaults(run=cmd_tune)
+
+
 def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of ``tapisvert``.
 
@@ -1009,29 +1038,7 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     swp.add_argument("--out", type=Path, help="write the table (.csv or .parquet)")
     swp.set_defaults(run=cmd_sweep)
 
-    tun = commands.add_parser("tune", parents=[_experiment_parent(0, scope), run_parent],
-                              help="find the best parameters: successive halving on common "
-                                   "deals, the winner confirmed on fresh ones")
-    tun.add_argument("--space", action="append", default=[],
-                     metavar="NAME=LOW..HIGH[:int|:log]",
-                     help="a parameter of --policy and its range, repeatable")
-    tun.add_argument("--budget", type=int, required=True,
-                     help="units played by the race, every candidate's counted")
-    tun.add_argument("--against", help="policy of the other seats (default: --policy as given, "
-                                       "the current setting)")
-    tun.add_argument("--against-param", action="append", default=[], metavar="NAME=VALUE")
-    tun.add_argument("--candidates", type=int, default=16,
-                     help="settings raced, the current one included (default 16)")
-    tun.add_argument("--seats", default="0", help="seats that play the tuned policy")
-    tun.add_argument("--confirm", type=int,
-                     help="fresh units of the confirmation (default: the winner's race units)")
-    tun.add_argument("--precision", type=float,
-                     help="stop the confirmation once its anytime-valid interval is within "
-                          "± this many points (a confidence sequence: no optional-stopping "
-                          "bias)")
-    tun.add_argument("--out", type=Path,
-                     help="write the best setting as an experiment TOML, reusable with --config")
-    tun.set_defaults(run=cmd_tune)
+    _add_tune(commands, _experiment_parent(0, scope), run_parent)
 
     odds = commands.add_parser("odds", parents=[_experiment_parent(20_000, scope), run_parent],
                                help="odds of making a contract with a given hand")
