@@ -25,7 +25,8 @@ COMMANDS = (
     ("manille", "compare manille --duplicate --b-param contre_threshold=200 --seats 0,2 "
                 "--deals 100000"),
     ("bango", "compare bango --duplicate --a optimal --b heuristic --games 4000"),
-    ("five-crowns", "compare five-crowns --duplicate --a-param take_margin=10 --rounds 20000"),
+    ("five-crowns", "compare five-crowns --duplicate --a-param take_margin=0 --a-param tie_break=0 "
+                    "--rounds 20000"),
 )
 
 

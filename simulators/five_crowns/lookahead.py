@@ -47,8 +47,10 @@ solving alone took 1.9 to 2.6 times as long as this whole path. The hands
 of a whole observation batch go through the solver together, in blocks of
 at most ``MAX_HANDS``.
 
-Measured (this project's 2-core machine, one job): the lookahead at seat 0
-of 4 players against heuristics, the paired gain in penalty points a round
+Measured (this project's 2-core machine, one job), against the heuristic's
+defaults before their re-tuning (``take_margin=0``, ``tie_break=0``; the
+figures against today's defaults are in docs/rollouts.md): the lookahead at
+seat 0 of 4 players against heuristics, the paired gain in penalty points a round
 with its 95% interval, ``tapisvert compare five-crowns --a lookahead --b
 heuristic --rounds N --option round_no=R --n-jobs 1 --json``: round 1
 +3.93 [3.90, 3.96] (N = 350,000), round 6 +2.65 [2.58, 2.71] (90,000),
@@ -152,6 +154,12 @@ class LookaheadPolicy(HeuristicPolicy):
     """None: the lookahead's draw is :meth:`draw` (the heuristic's ``draw_with_plan``
     decides the heuristic's draw); neither the engine nor the odds study asks for a plan."""
 
+    # the exact rule takes on any expected saving: no margin (the heuristic's default of 8
+    # is tuned for its own one-card estimate), and the measured tie-break
+    take_margin: float = param(0.0, low=0.0, high=100.0,
+                               doc="penalty points taking must save over the expected blind draw")
+    tie_break: int = param(0, low=0, high=2,
+                           doc="among equal discards: 0 highest penalty, 1 lowest, 2 keep wilds")
     discard_ahead: bool = param(True, doc="value a discard by the expected penalty after the "
                                           "next turn (false: the heuristic's discard)")
 

@@ -62,7 +62,10 @@ class HeuristicPolicy(Policy):
     last turn after someone went out, which minimises that turn's penalty.
     """
 
-    take_margin: float = param(0.0, low=0.0, high=100.0,
+    # take_margin re-tuned against lookahead (README, "Re-tuned defaults"): 0 -> 8 saves 0.84
+    # to 2.12 penalty points a round (rounds 1, 6, 11); tie_break 1, as good in the tune, is
+    # kept at 0, whose solver path is 3.5 times faster
+    take_margin: float = param(8.0, low=0.0, high=100.0,
                                doc="penalty points the discard must save to be taken")
     tie_break: int = param(0, low=0, high=2,
                            doc="among best discards: 0 highest penalty, 1 lowest, 2 keep wilds")
