@@ -108,15 +108,21 @@ def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
 def compare_study(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
                   ) -> tuple[ScoreStudy, str, str]:
     """The study ``compare`` runs (arms B then A: A is scored against B) and the labels."""
-    a, b = build_policy(base.game, a), build_policy(base.game, b)
-    if baseline is None and len(base.policies) != 1:
-        raise ValueError("the experiment has one policy per seat: give the baseline policy of "
-                         "the seats not under study")
-    baseline = build_policy(base.game, baseline if baseline is not None else base.policies[0])
-    seats = check_seats(seats, base.seats)
+    a, b, baseline, seats = _players(base, a, b, baseline, seats, "the seats not under study")
     arms = [seat_experiment(base, p, baseline, seats) for p in (b, a)]
     return (ScoreStudy("compare", arms, seats),
             policy_label(base.game, a), policy_label(base.game, b))
+
+
+def _players(base: Experiment, a, b, baseline, seats: Sequence[int], where: str):
+    """A, B and the baseline as policy objects (the baseline defaulting to ``base``'s one
+    policy, ``where`` naming what it plays in the error) and the seats, checked."""
+    a, b = build_policy(base.game, a), build_policy(base.game, b)
+    if baseline is None and len(base.policies) != 1:
+        raise ValueError("the experiment has one policy per seat: give the baseline policy of "
+                         f"{where}")
+    baseline = build_policy(base.game, baseline if baseline is not None else base.policies[0])
+    return a, b, baseline, check_seats(seats, base.seats)
 
 
 def _a_vs_b(totals: Mapping[str, float]) -> stats.PairedSums:
@@ -384,12 +390,7 @@ def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
     the partnership's seats (e.g. ``(0, 2)`` of four). ``baseline`` (default: ``base``'s
     policy) plays beside A, then B, in the fixed-seat pairing measured for comparison.
     """
-    a, b = build_policy(base.game, a), build_policy(base.game, b)
-    if baseline is None and len(base.policies) != 1:
-        raise ValueError("the experiment has one policy per seat: give the baseline policy of "
-                         "the fixed-seat pairing")
-    baseline = build_policy(base.game, baseline if baseline is not None else base.policies[0])
-    seats = check_seats(seats, base.seats)
+    a, b, baseline, seats = _players(base, a, b, baseline, seats, "the fixed-seat pairing")
     if len(seats) == base.seats:
         raise ValueError(f"seats: A at every seat leaves none to B; give fewer than "
                          f"{base.seats}")

@@ -599,6 +599,14 @@ def measured_commands(pieces: dict[str, dict]) -> Table:
                                                              "measured")}))
 
 
+def not_measured(subject: str, units: str, command: str) -> tuple[Table, str]:
+    """What a section shows while its shipped figures are missing: how to make them."""
+    return (Table(f"{subject}: not measured yet (n=0 {units}); the figures are made by this "
+                  "command and shipped with the package.",
+                  pl.DataFrame({"status": ["not measured yet"], "command": [command]})),
+            f"{subject} have not been measured yet: run '{command}'.")
+
+
 COMPARED_SCHEMA = {"piece": pl.String, "a_mean": pl.Float64, "b_mean": pl.Float64,
                    "value": pl.Float64, "low": pl.Float64, "high": pl.Float64, "n": pl.Int64,
                    "p_value": pl.Float64}

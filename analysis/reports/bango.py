@@ -33,6 +33,7 @@ from analysis.reporting import (
     measured_pieces,
     metric_rows,
     new_figure,
+    not_measured,
     num,
     pct,
     percent_axis,
@@ -474,11 +475,8 @@ def section_optimal(runs: Runs, strength: dict | None = None) -> Section:
 def _rollout_tables(rollouts: pl.DataFrame, pieces: dict) -> tuple[list, list]:
     """The shipped rollout figures as tables and findings (or how to make them)."""
     if rollouts.is_empty():
-        return ([Table("Rollouts: not measured yet (n=0 games); the figures are made by this "
-                       "command and shipped with the package.",
-                       pl.DataFrame({"status": ["not measured yet"],
-                                     "command": [STRENGTH_COMMAND]}))],
-                [f"The rollout player has not been measured yet: run '{STRENGTH_COMMAND}'."])
+        table, finding = not_measured("Rollouts", "games", STRENGTH_COMMAND)
+        return [table], [finding]
 
     def cell(r):
         return num(row_estimate(r), 2, signed=True)

@@ -29,6 +29,7 @@ from analysis.reporting import (
     metric_estimate,
     metric_rows,
     new_figure,
+    not_measured,
     num,
     percent_axis,
     png,
@@ -166,11 +167,8 @@ def summarize_strong(pieces: dict[str, dict]) -> pl.DataFrame:
 def _strong_players(pieces: dict[str, dict]) -> tuple[list, list]:
     rows = summarize_strong(pieces)
     if rows.is_empty():
-        return ([Table("Strong players: not measured yet (n=0 rounds); the figures are made by "
-                       "this command and shipped with the package.",
-                       pl.DataFrame({"status": ["not measured yet"],
-                                     "command": [STRENGTH_COMMAND]}))],
-                [f"The strong players have not been measured yet: run '{STRENGTH_COMMAND}'."])
+        table, finding = not_measured("Strong players", "rounds", STRENGTH_COMMAND)
+        return [table], [finding]
     main = rows.filter(pl.col("k").is_null()).sort("policy", "round_no")
     tables = [Table(
         "Seat 0's penalty per round with a strong player and with the heuristic, on the same "
