@@ -351,6 +351,8 @@ class Game:
     random_policy : the registry name of random legal play (conformance).
     odds : the odds hook, or ``None`` if the game has no odds command yet.
     solve : the exact solver hook (``tapisvert solve``), or ``None``.
+    steps : ``config -> StepGame`` (:mod:`simulators.core.steps`): the game one move at a
+        time, for the PettingZoo and OpenSpiel environments, or ``None``.
     rules_doc : path of the project's rule text, cited in error messages.
     """
 
@@ -365,6 +367,7 @@ class Game:
     random_policy: str = "random"
     odds: Odds | None = None
     solve: Solve | None = None
+    steps: Callable[[Any], Any] | None = None
     rules_doc: str = ""
 
     def __post_init__(self) -> None:
