@@ -117,3 +117,87 @@ def check_invariants(a: DealArrays) -> None:
     want = np.maximum(taking - 34, 0) * factor
     if not (a.taking_score == want).all():
         raise AssertionError("MA-6: taking score is (points - 34) times the multipliers")
+
+
+def step_moves(a: DealArrays, i: int) -> list[tuple[int, int]]:
+    """Every move of row i as ``(player, action)`` for the step game (``env.py``): the dealer and
+    the cut deck as chance moves, then each decision with the seat the engine asked (MA-2..MA-5).
+
+    The seats come from the engine's arrays (dealer, chooser, trick winners), so the step
+    state's turn order is checked against the engine's, not against itself.
+    """
+    from simulators.core import rulings
+    from simulators.core.steps import CHANCE
+    from simulators.manille import env
+
+    dealer = int(a.dealer[i])
+    deck = rulings.cut([int(c) for c in a.deck[i]], int(a.cut[i]))  # MA-2: dealt from the cut deck
+    moves = [(CHANCE, dealer)] + [(CHANCE, c) for c in deck]
+    choice = [int(c) for c in a.choice[i] if c >= 0]
+    moves.append((dealer, env.CHOICE_BASE + choice[0]))  # MA-3: the dealer first
+    if len(choice) == 2:
+        moves.append(((dealer + 2) % 4, env.CHOICE_BASE + choice[1]))  # then his partner
+    asked = [(dealer - 1) % 4, (dealer + 1) % 4]  # MA-4: the dealer's right, then his left
+    for seat, yes in zip(asked, (int(x) for x in a.contre[i] if x >= 0), strict=False):
+        moves.append((seat, env.CONTRE if yes else env.DECLINE))
+    chooser = int(a.chooser[i])
+    for seat, yes in zip([chooser, (chooser + 2) % 4], (int(x) for x in a.surcontre[i] if x >= 0),
+                         strict=False):
+        moves.append((seat, env.SURCONTRE if yes else env.DECLINE))
+    leader = (dealer - 1) % 4  # MA-5: the dealer's right leads the first trick
+    for t in range(8):
+        for k in range(4):
+            moves.append(((leader - k) % 4, int(a.plays[i, t, k])))  # counter-clockwise
+        leader = int(a.trick_winners[i, t])
+    return moves
+
+
+def kernel_differs(state) -> str | None:
+    """At a card to play, the step state's legal cards (the referee's MA-5 text) against the
+    shared kernel's MA-5 duty table; the difference in words, else None."""
+    from simulators.core.stepcheck import kernel_legal
+    from simulators.manille import env
+    from simulators.manille import rules as R
+
+    if state.phase() != env.PLAY:
+        return None
+    seat = state.current_player()
+    trump = state.bidding.trump
+    want = kernel_legal(state.hands[seat], state.trick, trump,
+                        R.duties(trump, state.game.config.sans_atout_must_beat),
+                        lambda other: referee.team_of(other) != referee.team_of(seat))
+    if state.legal_actions() != want:
+        return (f"seat {seat}'s legal cards {state.legal_actions()} in the step state, "
+                f"{want} by the kernel (MA-5)")
+    return None
+
+
+def check_steps(batch: DealBatch) -> int:
+    """Drive the step game with every deal of a batch (same deck, same decisions); every move
+    must be the step state's player's and legal there, the hands, bidding and trick winners
+    the engine's, and the returns the unit's seat scores. Returns the deals checked."""
+    from simulators.core.stepcheck import drive
+    from simulators.manille.env import ManilleSteps
+    from simulators.manille.game import GAME
+
+    a = batch.arrays
+    game = ManilleSteps(batch.config)
+    scores = GAME.units[0].seat_scores({"deals": batch.table}, batch.config)
+    for i in range(len(batch.deal_ids)):
+        what = f"deal {int(batch.deal_ids[i])}"
+        state = drive(game.new_initial_state(), step_moves(a, i), what, check=kernel_differs)
+        view = engine_view(a, i)
+        mine = {"terminal": True, "hands": view["hands"], "trump": view["trump"],
+                "chooser": view["chooser"], "contre_level": view["contre_level"],
+                "trick_winners": view["trick_winners"], "team_points": view["team_points"],
+                "returns": [float(s) for s in scores[i]]}
+        theirs = {"terminal": state.is_terminal(),
+                  "hands": tuple(tuple(sorted(h)) for h in state.dealt),
+                  "trump": state.bidding.trump, "chooser": state.bidding.chooser,
+                  "contre_level": state.bidding.contre_level,
+                  "trick_winners": tuple(state.winners), "team_points": state.team_points(),
+                  "returns": state.returns()}
+        if mine != theirs:
+            diff = {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
+            raise AssertionError(f"{what}: engine vs step state {diff}")
+    return len(batch.deal_ids)

@@ -20,6 +20,7 @@ from simulators.core.pimc import (
     strength_reference,
 )
 from simulators.manille import rules as R
+from simulators.manille.env import ManilleSteps
 from simulators.manille.metrics import DEAL_METRICS, odds_metrics, play_metrics
 from simulators.manille.observations import POLICY_METHODS
 from simulators.manille.policies import POLICIES
@@ -218,5 +219,6 @@ GAME = Game(
     policies={**POLICIES, "pimc": PimcPolicy},
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
     rules_doc="docs/rules/manille.md", solve=SOLVE,
+    steps=ManilleSteps,  # one deal, one move at a time (env.py): the game-AI environments
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated
