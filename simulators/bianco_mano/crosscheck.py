@@ -74,3 +74,95 @@ def check_games(batch: GameBatch) -> int:
         winners = tuple(s for s in range(n) if seats["is_winner"][s])
         assert winners == tuple(result.winners)
     return checked
+
+
+def step_moves(a: DealArrays, i: int, n: int) -> list[tuple[int, int]]:
+    """Every move of row i as ``(player, action)`` for the step game (``env.py``): the dealer and
+    the cut deck as chance moves, then each decision with the seat the engine asked
+    (BM-4..BM-11).
+
+    The seats come from the engine's arrays (dealer, taker, trick winners), so the step
+    state's turn order is checked against the engine's, not against itself.
+    """
+    from simulators.bianco_mano import env
+    from simulators.bianco_mano import rules as R
+    from simulators.core import bits, rulings
+    from simulators.core.steps import CHANCE
+
+    dealer, taker = int(a.dealer[i]), int(a.taker[i])
+    deck = rulings.cut([int(c) for c in a.deck[i]], int(a.cut[i]))  # BM-3: dealt from the cut
+    moves = [(CHANCE, dealer)]
+    if len(R.FIRST_PACKET_CHOICES[n]) > 1:
+        moves.append((dealer, env.PACKET_BASE + int(a.first_packet[i])))  # BM-4, BM-5
+    n_first = n * R.FIRST_DISTRIBUTION[n] + 1
+    moves += [(CHANCE, c) for c in deck[:n_first]]
+    bids = [int(b) for b in a.bids[i] if b >= 0]
+    moves += [((dealer + 1 + k) % n, env.BID_BASE + b) for k, b in enumerate(bids)]  # BM-7
+    if taker < 0:
+        return moves
+    moves += [(CHANCE, c) for c in deck[n_first:]]
+    moves += [(taker, c) for c in bits.cards_of(int(a.espion[i]))]  # ascending
+    if n == 5:
+        moves.append((taker, int(a.called[i])))  # BM-6
+    if a.bonus_eligible[i]:
+        moves.append((taker, env.BONUS if a.bonus[i] else env.NO_BONUS))  # BM-11
+    leader = taker  # BM-8: the taker leads the first trick, then clockwise
+    for t in range(R.HAND_SIZE[n]):
+        moves += [((leader + k) % n, int(a.plays[i, t, k])) for k in range(n)]
+        leader = int(a.trick_winners[i, t])
+    return moves
+
+
+def kernel_differs(state) -> str | None:
+    """At a card to play, the step state's legal cards (the referee's BM-8 text) against the
+    shared kernel's BM-8 duty table; the difference in words, else None."""
+    from simulators.bianco_mano import env
+    from simulators.bianco_mano.engine import DUTIES
+    from simulators.core.stepcheck import kernel_legal
+
+    if state.phase() != env.PLAY:
+        return None
+    seat, n = state.current_player(), state.game.n
+    trick = [((state.leader + k) % n, c) for k, c in enumerate(state.trick)]
+    want = kernel_legal(state.hands[seat], trick, state.dominant, DUTIES,
+                        lambda other: True)  # BM-8: no partner exception
+    if state.legal_actions() != want:
+        return (f"seat {seat}'s legal cards {state.legal_actions()} in the step state, "
+                f"{want} by the kernel (BM-8)")
+    return None
+
+
+def check_steps(batch: DealBatch) -> int:
+    """Drive the step game with every deal of a batch (same deck, same decisions); every move
+    must be the step state's player's and legal there, the contract, cards and trick winners
+    the engine's, and the returns the unit's seat scores. Returns the deals checked."""
+    from simulators.bianco_mano.env import BiancoManoSteps
+    from simulators.bianco_mano.game import GAME
+    from simulators.core import bits
+    from simulators.core.stepcheck import drive
+
+    a, n = batch.arrays, batch.config.n_players
+    game = BiancoManoSteps(batch.config)
+    scores = GAME.units[0].seat_scores({"deals": batch.table}, batch.config)
+    for i in range(len(batch.deal_ids)):
+        what = f"deal {int(batch.deal_ids[i])}"
+        state = drive(game.new_initial_state(), step_moves(a, i, n), what, check=kernel_differs)
+        taker = int(a.taker[i])
+        view = engine_view(a, i)
+        mine = {"terminal": True, "taker": view["taker"], "dominant": view["dominant"],
+                "turned_card": view["turned_card"], "partner": view["partner"],
+                "called": int(a.called[i]), "trick_winners": view["trick_winners"],
+                "side_points": view["side_points"] if taker >= 0 else 0,
+                "taker_cards": bits.cards_of(int(a.taker_hand[i])) if taker >= 0 else [],
+                "returns": [float(s) for s in scores[i]]}
+        theirs = {"terminal": state.is_terminal(), "taker": state.taker,
+                  "dominant": state.dominant, "turned_card": state.turned,
+                  "partner": state.partner, "called": state.called,
+                  "trick_winners": tuple(state.winners),
+                  "side_points": state.side_points() if taker >= 0 else 0,
+                  "taker_cards": sorted(state.received[taker]) if taker >= 0 else [],
+                  "returns": state.returns()}
+        if mine != theirs:
+            diff = {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
+            raise AssertionError(f"{what}: engine vs step state {diff}")
+    return len(batch.deal_ids)

@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 
 from simulators.bianco_mano import rules as R
+from simulators.bianco_mano.env import BiancoManoSteps
 from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS, play_metrics
 from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
@@ -264,5 +265,6 @@ GAME = Game(
     policies={**POLICIES, "pimc": PimcPolicy},
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/bianco_mano.md", solve=SOLVE,
+    steps=BiancoManoSteps,  # one deal, one move at a time (env.py): the game-AI environments
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

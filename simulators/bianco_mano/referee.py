@@ -221,6 +221,23 @@ def deal_hands(
     return hands, deck[pos]
 
 
+def second_receivers(n_players: int, dealer: int, taker: int) -> list[int]:
+    """The seat receiving each card of the second distribution, in dealing order (BM-4..BM-6).
+
+    One packet per player clockwise from the dealer's left; in 3 and 5 players the
+    last card goes face down to the taker. The taker's turned card is not dealt.
+    """
+    seats: list[int] = []
+    for seat in _receivers(n_players, dealer):
+        packet = SECOND_PACKET[n_players]
+        if n_players == 4 and seat == taker:
+            packet = 2  # BM-5: the taker gets the turned card and 2 more
+        seats += [seat] * packet
+    if n_players in (3, 5):
+        seats.append(taker)  # BM-4/BM-6: the last card to the taker
+    return seats
+
+
 @dataclass(frozen=True)
 class Contract:
     """Who deals, who takes and with what: the fields a deal's setup and result share."""
@@ -320,19 +337,13 @@ def deal_setup(record: DealRecord, config: BiancoManoConfig) -> DealSetup:
         return DealSetup(dealer, -1, 0, -1, turned, -1, tuple(() for _ in range(n)), (),
                          next_deck)
 
-    # Second distribution: the taker receives the turned card (BM-7), then one
-    # packet per player clockwise from the dealer's left (BM-4/5/6).
+    # Second distribution: the taker receives the turned card (BM-7), then the
+    # rest of the deck in the order of second_receivers (BM-4/5/6).
     hands = [list(h) for h in first_hands]
     hands[taker].append(turned)
-    for seat in _receivers(n, dealer):
-        packet = SECOND_PACKET[n]
-        if n == 4 and seat == taker:
-            packet = 2  # BM-5: the taker gets the turned card and 2 more
-        hands[seat].extend(deck[pos:pos + packet])
-        pos += packet
-    if n in (3, 5):
-        hands[taker].extend(deck[pos:])  # BM-4/BM-6: the last card to the taker
-        pos = N_CARDS
+    for seat in second_receivers(n, dealer, taker):
+        hands[seat].append(deck[pos])
+        pos += 1
     assert pos == N_CARDS
 
     # Espion (BM-4, BM-6): 2 cards from the taker's hand, set aside, ascending.
