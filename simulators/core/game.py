@@ -352,7 +352,10 @@ class Game:
     odds : the odds hook, or ``None`` if the game has no odds command yet.
     solve : the exact solver hook (``tapisvert solve``), or ``None``.
     steps : ``config -> StepGame`` (:mod:`simulators.core.steps`): the game one move at a
-        time, for the PettingZoo and OpenSpiel environments, or ``None``.
+        time, for the PettingZoo and OpenSpiel environments, or ``None``. It may take
+        keyword options beyond the config (``steps(config, **extra)``, e.g. a reduced
+        deck), each with a default and echoed in ``info.parameters``; build it with
+        :func:`simulators.core.steps.make_step_game`.
     rules_doc : path of the project's rule text, cited in error messages.
     """
 

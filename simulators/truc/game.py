@@ -188,10 +188,17 @@ def _solve_hook() -> Solve:
                  text=command.text, doc="CFR+ on a deal with the card call; the equity table")
 
 
+def steps(config: R.TrucConfig, **options):
+    """One deal, one move at a time (``simulators/truc/env.py``): the game-AI environments."""
+    from simulators.truc.env import step_game
+
+    return step_game(config, **options)
+
+
 GAME = Game(
     name="truc", title="Truc", config=R.TrucConfig, policies=POLICIES,
     units=(DEALS, MATCHES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
-    rules_doc="docs/rules/truc.md", solve=_solve_hook(),
+    rules_doc="docs/rules/truc.md", solve=_solve_hook(), steps=steps,
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated
 
