@@ -1,4 +1,4 @@
-"""The ``tapisvert`` command line: simulate, compare, sweep, odds, report.
+"""The ``tapisvert`` command line: simulate, compare, sweep, odds, report, env-check.
 
 Every game comes from the registry (:mod:`simulators.core.game`): its units
 give the size flags (``--deals``, ``--rounds``…), its config dataclass types
@@ -838,6 +838,44 @@ def cmd_solve(args: argparse.Namespace) -> str:
     return json.dumps(_json_value(doc), indent=1) if args.json else hook.text(doc)
 
 
+def cmd_env_check(args: argparse.Namespace) -> str:
+    """tapisvert env-check GAME: PettingZoo's and OpenSpiel's own tests on the game's
+    environments (simulators.core.rl.check), one line per check; exit 1 if one fails."""
+    from simulators.core.steps import step_parameters
+
+    game = get_game(args.game)
+    if game.steps is None:
+        raise UsageError(f"{game.name} has no step-by-step game yet (Game.steps is not "
+                         "declared): there is no environment to check")
+    if args.games < 1:
+        raise UsageError(f"--games must be >= 1, got {args.games}")
+    defaults = step_parameters(game)  # rule options and the step game's own, with defaults
+    options: dict[str, Any] = {}
+    for text in args.option:
+        name, raw = parse_assignment(text, "--option")
+        if name not in defaults:
+            raise UsageError(f"unknown option for {game.name}'s environments: {name!r} "
+                             f"(options: {', '.join(defaults)})")
+        options[name] = parse_typed(raw, type(defaults[name]), f"option {name}")
+    try:
+        from simulators.core.rl.check import run_checks
+    except ImportError as error:  # the [rl] extra is missing: the message says how to add it
+        raise UsageError(str(error)) from None
+    started = time.perf_counter()
+    results = run_checks(game, options, games=args.games, seed=args.seed)
+    failed = [r.name for r in results if not r.passed]
+    args.exit_status = 1 if failed else 0
+    if args.json:
+        rows = pl.DataFrame([{"check": r.name, "passed": r.passed, "detail": r.detail,
+                              "seconds": round(r.seconds, 3)} for r in results])
+        experiment = {"game": game.name, "options": {**defaults, **options},
+                      "games": args.games, "seed": args.seed}
+        return json_document(rows, experiment, time.perf_counter() - started)
+    verdict = (f"{len(failed)} of {len(results)} checks failed: {', '.join(failed)}" if failed
+               else f"all {len(results)} checks passed")
+    return "\n".join([*(r.line() for r in results), verdict])
+
+
 def cmd_games(args: argparse.Namespace) -> str:
     lines = []
     for game in games().values():
@@ -1059,8 +1097,25 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     rep.set_defaults(run=cmd_report)
 
     _add_solve_command(commands, scope)
+    _add_env_check(commands)
     _add_discovery_commands(commands)
     return parser
+
+
+def _add_env_check(commands) -> None:
+    """env-check GAME: the game-AI environments through their libraries' own tests."""
+    env = commands.add_parser("env-check", help="PettingZoo's api_test and seed_test and "
+                                                "OpenSpiel's checks on a game's environments "
+                                                "(needs: pip install -e \".[rl]\")")
+    env.add_argument("game", choices=registered_names())
+    env.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="rule option or environment option, repeatable (docs/envs.md)")
+    env.add_argument("--games", type=int, default=100,
+                     help="random units per simulation check (default 100)")
+    env.add_argument("--seed", type=int, default=2026, help="root seed (default 2026)")
+    env.add_argument("--json", action="store_true",
+                     help="print one JSON document {rows, experiment, seconds}")
+    env.set_defaults(run=cmd_env_check)
 
 
 def _add_solve_command(commands, scope) -> None:
@@ -1144,6 +1199,7 @@ def main(argv: list[str] | None = None) -> int:
         args = _parse(argv, args)
         text = args.run(args)
         print(text, flush=True)
+        status = int(getattr(args, "exit_status", 0))  # a command whose checks failed: 1
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0) if not isinstance(exc.code, str) else _fail(exc.code)
     except ValueError as exc:  # usage, config and policy validation, IllegalAction
@@ -1161,7 +1217,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return _fail(f"internal error, {type(exc).__name__}: {exc} (TAPISVERT_DEBUG=1 shows "
                      "the traceback; please report it)", 1)
-    return 0
+    return status
 
 
 if __name__ == "__main__":
