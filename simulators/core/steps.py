@@ -115,6 +115,10 @@ class StepState(ABC):
     @abstractmethod
     def clone(self) -> StepState: ...
 
+    def __str__(self) -> str:
+        # OpenSpiel compares states by their text (a clone must print alike): the history
+        return " ".join(map(str, self.history()))
+
     def __deepcopy__(self, memo) -> StepState:
         # OpenSpiel clones a Python state by deep-copying its attributes: clone() shares the
         # (immutable) game and copies only the moves, some twenty times faster

@@ -441,9 +441,6 @@ class TrucStepState(StepState):
         other._returns = list(self._returns)
         return other
 
-    def __str__(self) -> str:
-        return " ".join(map(str, self._history))
-
 
 # ---------------------------------------------------------------------------
 # Move-by-move cross-check against the vectorized engine

@@ -266,6 +266,6 @@ def _all_states(spiel, options: dict) -> str:
         previous = seen.setdefault(key, value)
         assert previous[0] == value[0], f"information state {key!r}: two sets of legal actions"
         assert previous[1] == value[1], f"information state {key!r}: two tensors"
-    shown = ", ".join(f"{k}={v}" for k, v in options.items())
+    shown = ", ".join(f"{k}={v}" for k, v in options.items()) or "(the default options)"
     return (f"{len(states)} states ({decisions} decisions, {len(seen)} information states) "
             f"of the reduced variant {shown}")
