@@ -40,3 +40,65 @@ def check_solitaire(batch: SolitaireBatch) -> int:
         if mine != theirs:
             raise AssertionError(f"solitaire {int(batch.game_ids[i])}: {mine} != {theirs}")
     return len(batch.game_ids)
+
+
+def check_steps(batch: RoundBatch) -> int:
+    """Drive the step game (``env.py``) with every round of a batch: the deck, stock cards and
+    reshuffled piles as chance moves, each draw, discard and going out as the engine played
+    it, by the seat the engine's record names; every move must be the step state's player's
+    and legal there, and who went out, the turns and the returns (minus the penalties) the
+    engine's. Returns the rounds checked."""
+    from simulators.core.stepcheck import drive
+    from simulators.five_crowns import env
+    from simulators.five_crowns import rules as R
+    from simulators.five_crowns.game import GAME
+
+    config, a = batch.config, batch.arrays
+    game = env.FiveCrownsSteps(config)
+    scores = GAME.units[0].seat_scores({"rounds": batch.table}, config)
+    n, k = config.n_players, R.cards_dealt(batch.round_no)
+    for i in range(len(batch.round_ids)):
+        what = f"round {int(batch.round_ids[i])}"
+        record = batch.record(i)
+        state = game.new_initial_state()
+        drive(state, _round_moves(record, n, k, state), what)
+        mine = {"terminal": True, "went_out": int(a.went_out[i]), "turns": int(a.turns[i]),
+                "capped": bool(a.capped[i]), "returns": [float(s) for s in scores[i]]}
+        theirs = {"terminal": state.is_terminal(), "went_out": state.out_seat,
+                  "turns": state.t, "capped": state.capped, "returns": state.returns()}
+        if mine != theirs:
+            diff = {key: (mine[key], theirs[key]) for key in mine if mine[key] != theirs[key]}
+            raise AssertionError(f"{what}: engine vs step state {diff}")
+    return len(batch.round_ids)
+
+
+def _round_moves(record, n: int, k: int, state):
+    """The moves of a round record, as (player, action), FC-2..FC-6. The go-out answer is
+    given only where the state asks it (the hand melds, nobody out yet): a record's going
+    out where the state does not ask fails the drive, which checks the asking too."""
+    from simulators.core.steps import CHANCE
+    from simulators.five_crowns import env
+
+    yield CHANCE, record.dealer
+    yield from ((CHANCE, int(c)) for c in record.deck[:n * k + 1])  # FC-2: deal, first discard
+    stock = [int(c) for c in record.deck[n * k + 1:]]  # top first
+    reshuffles = iter(record.reshuffles)
+    for seat, took, discard, went_out in record.turns:
+        if not stock:  # FC-6: the reshuffled pile, its top turned
+            pile = [int(c) for c in next(reshuffles)]
+            yield CHANCE, pile[0]
+            stock = pile[1:]
+        yield seat, env.TAKE_DISCARD if took else env.DRAW_STOCK
+        if not took:
+            yield CHANCE, stock.pop(0)
+        final = state.final()  # a last turn (FC-5): going out is the hand's melding, no choice
+        yield seat, int(discard)
+        if state.phase() == env.CHOOSE_OUT:
+            yield seat, env.GO_OUT if went_out else env.STAY
+        elif final:
+            if bool(went_out) != (state.events[-1] == "melds"):
+                raise AssertionError(f"seat {seat}'s last turn: the record says the hand "
+                                     f"melds {bool(went_out)}, the step state "
+                                     f"{state.events[-1]!r} (FC-5)")
+        elif went_out:
+            yield seat, env.GO_OUT  # not asked by the state: the drive names the difference

@@ -12,6 +12,7 @@ import polars as pl
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.core.params import check_count
 from simulators.five_crowns import rules as R
+from simulators.five_crowns.env import FiveCrownsSteps
 from simulators.five_crowns.lookahead import LookaheadPolicy
 from simulators.five_crowns.metrics import ROUND_METRICS, SOLITAIRE_METRICS
 from simulators.five_crowns.observations import POLICY_METHODS
@@ -192,5 +193,6 @@ GAME = Game(
     policies={**POLICIES, "rollout": RolloutPolicy, "lookahead": LookaheadPolicy},
     units=(ROUNDS, GAMES, SOLITAIRE), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/five_crowns.md",
+    steps=FiveCrownsSteps,  # one round, one move at a time (env.py): the game-AI environments
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated
