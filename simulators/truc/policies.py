@@ -222,16 +222,16 @@ class HeuristicPolicy(Policy):
 
     uses_noise = True
 
-    call_threshold: float = probability(0.45, "ask for new cards below this hand strength (TR-2)")
-    propose_threshold: float = probability(0.7,
+    call_threshold: float = probability(0.42, "ask for new cards below this hand strength (TR-2)")
+    propose_threshold: float = probability(0.52,
                                            "propose a double at or above this win chance (TR-4)")
-    accept_threshold: float = probability(0.3, "accept a proposal at or above this win chance")
-    counter_threshold: float = probability(0.75,
+    accept_threshold: float = probability(0.8, "accept a proposal at or above this win chance")
+    counter_threshold: float = probability(0.51,
                                            "counter a banco at or above this win chance (TR-5)")
-    bluff_probability: float = probability(0.1, "chance of proposing anyway below the threshold")
+    bluff_probability: float = probability(0.03, "chance of proposing anyway below the threshold")
     near_end_caution: float = param(0.1, low=0.0, high=0.5,
                                     doc="accept threshold raise when losing ends the manche")
-    first_lead: int = param(1, low=0, high=2,
+    first_lead: int = param(2, low=0, high=2,
                             doc="card led to the first trick: 0 weakest, 1 middle, 2 strongest")
     win_cheaply: bool = param(True, doc="reply with the weakest card that wins")
     seek_pourri: bool = param(True, doc="tie the trick when a pourri would be awarded to me")
