@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine-units", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--game", action="append", default=[],
+                        help="only this game, repeatable (default: every game with steps)")
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
     parser.add_argument("--json", action="store_true", help="one JSON document")
     args = parser.parse_args(argv)
@@ -153,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     from simulators.core.game import games
 
     rows = [bench_game(g, args.units, args.engine_units, args.repeats, args.seed)
-            for g in games().values() if g.steps is not None]
+            for g in games().values()
+            if g.steps is not None and (not args.game or g.name in args.game)]
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
