@@ -52,7 +52,10 @@ def wilson(rate: float, n_effective: float, confidence: float = 0.95, n: int | N
     m = float(n_effective)
     centre = (rate + z * z / (2 * m)) / (1 + z * z / m)
     half = z / (1 + z * z / m) * np.sqrt(rate * (1 - rate) / m + z * z / (4 * m * m))
-    return Estimate(float(rate), float(max(0.0, centre - half)), float(min(1.0, centre + half)),
+    # The Wilson interval always holds the rate; the clip keeps rounding (2.8e-17 above a
+    # rate of 0) from putting it outside.
+    return Estimate(float(rate), float(min(rate, max(0.0, centre - half))),
+                    float(max(rate, min(1.0, centre + half))),
                     int(round(m)) if n is None else int(n))
 
 

@@ -126,3 +126,11 @@ def test_confidence_sequence_stays_valid_when_the_run_stops_on_what_it_sees(runs
             cs_ever[i] |= not cs.low <= 0 <= cs.high
     assert t_ever.mean() > 0.15
     assert cs_ever.mean() <= ceiling
+
+
+@pytest.mark.parametrize("n", [7, 40, 1697])
+def test_wilson_holds_a_rate_of_zero_or_one_exactly(n):
+    """Rounding put the low end at 2.8e-17 above a rate of 0 (n = 7): a negative error bar."""
+    zero, one = stats.wilson(0.0, n), stats.wilson(1.0, n)
+    assert zero.low == 0.0 and zero.high > 0.0
+    assert one.high == 1.0 and one.low < 1.0
