@@ -327,10 +327,10 @@ class HeuristicPolicy(Policy):
 
     compiled: ClassVar[bool] = True
 
-    stop_threshold: float = probability(0.35, "stop when P(next card explodes) exceeds this")
-    enough: int = param(3, low=1, high=12, doc="stop when the centre holds this many cards "
+    stop_threshold: float = probability(0.2, "stop when P(next card explodes) exceeds this")
+    enough: int = param(7, low=1, high=12, doc="stop when the centre holds this many cards "
                                                 "that fit")
-    lay_margin: float = param(3.0, low=-20.0, high=40.0,
+    lay_margin: float = param(14.0, low=-20.0, high=40.0,
                               doc="lay voluntarily when the lay gains at least this many points")
     shed: bool = param(True, doc="bango dead cards on unwanted centre cards")
     cancel: bool = param(True, doc="cancel an explosion with a bango when possible")
@@ -444,7 +444,7 @@ class OptimalStoppingPolicy(HeuristicPolicy):
     Draws on when the expected value of drawing, with every later choice of
     the turn made optimally (dynamic programming over the unseen cards,
     :mod:`simulators.bango.stopping`), beats stopping now by ``draw_margin``.
-    Taking, bangos and lays are the heuristic's.
+    Taking, bangos and lays are the heuristic's, with its parameters.
     """
 
     dead_cost: float = param(0.5, low=0.0, high=3.0,

@@ -69,7 +69,7 @@ class BothPaths:
 
 @pytest.mark.parametrize(("n_players", "params"), [
     (2, {}), (3, {"stop_threshold": 0.6, "enough": 1}), (4, {}),
-    (4, {"shed": False, "cancel": False, "stop_threshold": 0.15}),
+    (4, {"shed": False, "cancel": False, "stop_threshold": 0.15, "enough": 3, "lay_margin": 3.0}),
     (5, {"enough": 6, "lay_margin": -2.0}),
 ])
 def test_compiled_heuristic_decides_as_numpy(n_players, params):
