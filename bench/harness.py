@@ -6,7 +6,9 @@ the referee on the same work, peak traced memory per batch size, random-
 policy workloads, import and compile times; then the runner's 1-vs-2
 process scaling beside the machine's own ceiling, OpenSpiel's C++ random
 rollouts for the closest games when ``pyspiel`` is installed
-(``pip install -e .[bench]``), and a profile of the hottest workload.
+(``pip install -e .[bench]``), the game-AI environments' steps per second beside
+each engine (``bench/envs.py``, with the ``[rl]`` extra), and a profile of the
+hottest workload.
 Targets print PASS or BELOW; nothing asserts on timings. Run::
 
     python bench/harness.py                       # default sizes, a few minutes
@@ -395,6 +397,32 @@ def bench_peers(rep: Report, seconds: float, ours: dict) -> None:
                     TARGETS["fc_vs_gin"], "x")
 
 
+def bench_envs(rep: Report, units: int, engine_units: int, repeats: int) -> None:
+    """The game-AI environments (bench/envs.py) beside each engine: steps per second."""
+    try:
+        import pettingzoo  # noqa: F401
+        import pyspiel  # noqa: F401
+    except ImportError:
+        rep.say("Environments: the [rl] extra is not installed (pip install -e .[rl]); skipped")
+        return
+    from simulators.core.game import games
+
+    envs = bench_script("envs")
+    rep.say("Environments (docs/envs.md): uniform random play one move at a time, beside the "
+            "engine's random policy on whole batches")
+    for game in games().values():
+        if game.steps is None:
+            continue
+        unit = game.units[0].singular
+        out = envs.bench_game(game, units, engine_units, repeats, seed=2026)
+        rep.row(f"{game.title}: engine", *fmt(out["engine_units_per_s"], f"{unit}s/s"))
+        for layer in ("StepState", "pyspiel", "PettingZoo"):
+            figures = out[layer]
+            rep.row(f"{game.title}: {layer}", *fmt(figures["steps_per_s"], "steps/s"),
+                    f"{figures['decisions_per_unit']:.1f} decisions/{unit}")
+        rep.say(f"  engine / StepState, {unit}s per second: {out['engine_over_StepState']:,.0f}x")
+
+
 def bench_manille(rep: Report, batch: int, repeats: int, peer_seconds: float) -> None:
     from simulators.core import tricks
     from simulators.manille import ManilleConfig, _heuristic_kernel
@@ -658,6 +686,8 @@ def main(argv: list[str] | None = None) -> int:
     bench_bango(rep, 1_000 if args.quick else 20_000, 1 if args.quick else 5)
     bench_scaling(rep, 100_000 if args.quick else 2_000_000, 1 if args.quick else 3)
     bench_peers(rep, 0.2 if args.quick else 1.0, ours)
+    bench_envs(rep, 20 if args.quick else 1_000, 1_000 if args.quick else 50_000,
+               1 if args.quick else 3)
     profile = profile_hottest(rep, 10_000 if args.quick else 100_000)
     rep.say(f"harness wall time: {time.perf_counter() - started:.0f} s")
     if args.write_docs is not None:
