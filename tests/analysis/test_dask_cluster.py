@@ -35,6 +35,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow  # 15 s of real scheduler and worker processes; the Dask backend itself is
+# checked in the default suite on a LocalCluster (test_studies_identical_on_a_dask_local_cluster)
 def test_the_readme_recipe_runs_a_sweep_on_a_local_cluster(tmp_path):
     pytest.importorskip("distributed")
     scheduler_line, worker_line, sweep_line = recipe()

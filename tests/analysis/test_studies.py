@@ -131,7 +131,9 @@ def _cli(command: str, out_dir: Path | None, *extra: str) -> list[str]:
             *out, *extra]
 
 
-@pytest.mark.parametrize("command", ["sweep", "compare", "odds"])
+# compare in the default suite; sweep and odds (the same executor, 5 s each) under -m slow
+@pytest.mark.parametrize("command", [pytest.param("sweep", marks=pytest.mark.slow), "compare",
+                                     pytest.param("odds", marks=pytest.mark.slow)])
 def test_a_study_killed_with_sigkill_resumes_to_the_same_table(tmp_path, command):
     """A real subprocess held after 3 finished chunks (``gated.GatedHeuristic``), killed
     with SIGKILL, then the same command again: the table of an uninterrupted run, to the
