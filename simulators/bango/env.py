@@ -129,7 +129,15 @@ import numpy as np
 
 from simulators.bango import referee
 from simulators.bango import rules as R
-from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, StepState
+from simulators.core.steps import (
+    CHANCE,
+    TERMINAL,
+    StepGame,
+    StepGameInfo,
+    StepState,
+    as_action,
+    as_seat,
+)
 
 __all__ = ["BangoSteps", "BangoState", "TAKE", "BANGO", "PLACE", "SPAN", "PASS", "DRAW", "STOP",
            "DONE", "LAY", "NO_LAY", "CLOSE", "N_ACTIONS", "INTERVALS", "span_action",
@@ -176,11 +184,7 @@ class BangoSteps(StepGame):
         if not isinstance(self.config, R.BangoConfig):
             raise ValueError(f"config must be a BangoConfig, got {type(self.config).__name__}")
         n = self.n = self.config.n_players
-        if isinstance(first_player, bool) or not isinstance(first_player, int | np.integer) or \
-                not -1 <= first_player < n:
-            raise ValueError(f"first_player must be a seat 0..{n - 1} or -1 (drawn by chance), "
-                             f"got {first_player!r}")
-        self.first_player = int(first_player)
+        self.first_player = as_seat(first_player, n, name="first_player", by_chance=True)
         stock = R.N_CARDS - self.config.n_removed - n  # cards revealed in the game (BG-7)
         size = 106 * n + 292
         # chance: first player, n coloured deals, 11 black cards put back, every reveal; per
@@ -309,7 +313,7 @@ class BangoState(StepState):
     # ------------------------------------------------------------ moves
 
     def apply_action(self, action: int) -> None:
-        action = _as_action(action)
+        action = as_action(action)
         phase = self.phase
         if phase == OVER:
             raise ValueError(f"action {action}: the game is over")
@@ -609,7 +613,7 @@ class BangoState(StepState):
     # ------------------------------------------------------------ views
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         n, tb = self.game.n, self.table
         started = self.phase not in (FIRST, DEAL)
 
@@ -666,12 +670,12 @@ class BangoState(StepState):
         return self.observation_tensor(player)  # see the module docstring
 
     def information_state_string(self, player: int) -> str:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         dealt = R.format_card(self.dealt[player]) if self.dealt[player] >= 0 else "-"
         return f"seat {player} | dealt {dealt} | " + "; ".join(self.events)
 
     def observation_string(self, player: int) -> str:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         tb = self.table
         mine = self.left if self.phase in (SPANNING, PLACING) and player == self.lay_seat \
             else tb.hands[player]
@@ -681,7 +685,7 @@ class BangoState(StepState):
                 f"{R.format_cards(tb.centre)} | sequences {seqs} | stock {self.stock}")
 
     def action_to_string(self, player: int, action: int) -> str:
-        action = _as_action(action)
+        action = as_action(action)
         if player == CHANCE:
             if self.phase == FIRST:
                 return f"first player {action}"
@@ -717,13 +721,6 @@ class BangoState(StepState):
                      "actions"):
             setattr(other, name, list(getattr(self, name)))
         return other
-
-    def _check_player(self, player) -> int:
-        """A seat 0..n-1, else ValueError naming it."""
-        if isinstance(player, bool) or not isinstance(player, int | np.integer) or \
-                not 0 <= player < self.game.n:
-            raise ValueError(f"player {player!r} is not a seat 0..{self.game.n - 1}")
-        return int(player)
 
 
 RULING = {BANGO_ASK: "BG-5", DRAW_ON: "BG-3", TAKING: "BG-3", SPOIL: "BG-4", DESTROY: "BG-5",
@@ -812,13 +809,3 @@ def _legal_spans(slot: int, n_old: int, spans: tuple, counts: tuple,
 def _with(spans: tuple, slot: int, interval: tuple[int, int]) -> tuple:
     return spans[:slot] + (interval,) + spans[slot + 1:]
 
-
-def _as_action(action) -> int:
-    """An action as a Python int (numpy integers accepted); ValueError naming it otherwise."""
-    try:
-        value = int(action)
-    except (TypeError, ValueError):
-        raise ValueError(f"action {action!r} is not an integer") from None
-    if value != action or isinstance(action, bool):
-        raise ValueError(f"action {action!r} is not an integer")
-    return value

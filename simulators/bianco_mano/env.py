@@ -95,7 +95,15 @@ import numpy as np
 
 from simulators.bianco_mano import referee
 from simulators.bianco_mano import rules as R
-from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, StepState
+from simulators.core.steps import (
+    CHANCE,
+    TERMINAL,
+    StepGame,
+    StepGameInfo,
+    StepState,
+    as_action,
+    as_seat,
+)
 
 __all__ = ["BiancoManoSteps", "BiancoManoState", "BID_BASE", "PASS_ACTION", "PACKET_BASE",
            "NO_BONUS", "BONUS", "N_ACTIONS"]
@@ -137,11 +145,7 @@ class BiancoManoSteps(StepGame):
             raise ValueError(f"config must be a BiancoManoConfig, got "
                              f"{type(self.config).__name__}")
         n = self.n = self.config.n_players
-        if isinstance(dealer, bool) or not isinstance(dealer, int | np.integer) or \
-                not -1 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1} or -1 (drawn by chance), "
-                             f"got {dealer!r}")
-        self.dealer = int(dealer)
+        self.dealer = as_seat(dealer, n, name="dealer", by_chance=True)
         self.n_tricks = R.HAND_SIZE[n]
         self.n_first = n * R.FIRST_DISTRIBUTION[n] + 1  # the first distribution and the turn
         # the seat receiving each first-distribution position, per dealer and first packet
@@ -296,7 +300,7 @@ class BiancoManoState(StepState):
         return [(c, 1.0 / len(left)) for c in left]
 
     def apply_action(self, action: int) -> None:
-        action = _as_action(action)
+        action = as_action(action)
         phase = self.phase()
         if phase == OVER:
             raise ValueError(f"action {action}: the deal is over")
@@ -405,7 +409,7 @@ class BiancoManoState(StepState):
     # ------------------------------------------------------------ views
 
     def information_state_tensor(self, player: int) -> np.ndarray:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         at = self.game.info_layout
         out = np.zeros(self.game.info.information_state_size, np.float32)
         out[at["seat"] + player] = 1.0
@@ -429,7 +433,7 @@ class BiancoManoState(StepState):
         return out
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         n, at = self.game.n, self.game.obs_layout
         out = np.zeros(self.game.info.observation_size, np.float32)
         out[at["seat"] + player] = 1.0
@@ -458,14 +462,14 @@ class BiancoManoState(StepState):
         return out
 
     def information_state_string(self, player: int) -> str:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         espion = R.format_cards(self.espion) if player == self.taker else "-"
         return (f"seat {player} dealer {self.dealer} packet {self.first_packet} | received "
                 f"{R.format_cards(sorted(self.received[player]))} | {self._public_string()} | "
                 f"espion {espion or '-'} | plays {R.format_cards(self.plays)}")
 
     def observation_string(self, player: int) -> str:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         espion = R.format_cards(self.espion) if player == self.taker else "-"
         trick = " ".join(f"{(self.leader + k) % self.game.n}:{R.format_card(c)}"
                          for k, c in enumerate(self.trick))
@@ -481,7 +485,7 @@ class BiancoManoState(StepState):
         return f"turned {turned} | bids {bids or '-'} | called {called} | bonus {bonus}"
 
     def action_to_string(self, player: int, action: int) -> str:
-        action = _as_action(action)
+        action = as_action(action)
         if player == CHANCE:
             if self.dealer < 0:
                 return f"dealer {action}"
@@ -508,24 +512,7 @@ class BiancoManoState(StepState):
             setattr(other, name, list(getattr(self, name)))
         return other
 
-    def _check_player(self, player) -> int:
-        """A seat 0..n-1, else ValueError naming it."""
-        if isinstance(player, bool) or not isinstance(player, int | np.integer) or \
-                not 0 <= player < self.game.n:
-            raise ValueError(f"player {player!r} is not a seat 0..{self.game.n - 1}")
-        return int(player)
-
     def __str__(self) -> str:
         hands = " / ".join(R.format_cards(sorted(h)) for h in self.hands)
         return f"{self.observation_string(0)} | hands {hands}"
 
-
-def _as_action(action) -> int:
-    """An action as a Python int (numpy integers accepted); ValueError naming it otherwise."""
-    try:
-        value = int(action)
-    except (TypeError, ValueError):
-        raise ValueError(f"action {action!r} is not an integer") from None
-    if value != action or isinstance(action, bool):
-        raise ValueError(f"action {action!r} is not an integer")
-    return value

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["CHANCE", "TERMINAL", "StepGameInfo", "StepState", "StepGame", "make_step_game",
-           "step_parameters"]
+__all__ = ["CHANCE", "TERMINAL", "StepGameInfo", "StepState", "StepGame", "as_action", "as_seat",
+           "make_step_game", "step_parameters"]
 
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
@@ -187,3 +187,27 @@ def step_parameters(game) -> dict:
     if game.steps is None:
         raise ValueError(f"{game.name} has no step-by-step game (Game.steps is not declared)")
     return dict(game.steps(game.make_config()).info.parameters)
+
+
+def as_action(action) -> int:
+    """An action as a Python int (numpy integers accepted); ValueError naming it otherwise."""
+    try:
+        value = int(action)
+    except (TypeError, ValueError):
+        raise ValueError(f"action {action!r} is not an integer") from None
+    if value != action or isinstance(action, bool):
+        raise ValueError(f"action {action!r} is not an integer")
+    return value
+
+
+def as_seat(value, n: int, *, name: str = "player", by_chance: bool = False) -> int:
+    """A seat 0..n-1 (or -1, drawn by chance, with ``by_chance``) as a Python int; else a
+    ValueError naming ``name``."""
+    low = -1 if by_chance else 0
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or \
+            not low <= value < n:
+        if by_chance:
+            raise ValueError(f"{name} must be a seat 0..{n - 1} or -1 (drawn by chance), "
+                             f"got {value!r}")
+        raise ValueError(f"{name} {value!r} is not a seat 0..{n - 1}")
+    return int(value)

@@ -72,7 +72,15 @@ import dataclasses
 
 import numpy as np
 
-from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, StepState
+from simulators.core.steps import (
+    CHANCE,
+    TERMINAL,
+    StepGame,
+    StepGameInfo,
+    StepState,
+    as_action,
+    as_seat,
+)
 from simulators.five_crowns import referee
 from simulators.five_crowns import rules as R
 
@@ -107,11 +115,7 @@ class FiveCrownsSteps(StepGame):
             raise ValueError(f"config must be a FiveCrownsConfig, got "
                              f"{type(self.config).__name__}")
         n = self.n = self.config.n_players
-        if isinstance(dealer, bool) or not isinstance(dealer, int | np.integer) or \
-                not -1 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1} or -1 (drawn by chance), "
-                             f"got {dealer!r}")
-        self.dealer = int(dealer)
+        self.dealer = as_seat(dealer, n, name="dealer", by_chance=True)
         self.wild = R.wild_rank(self.config.round_no)  # FC-2
         self.hand_size = R.cards_dealt(self.config.round_no)
         # the seat of each dealt position (FC-2), read off the referee's deal_round
@@ -211,7 +215,7 @@ class FiveCrownsState(StepState):
         return [(k, count / total) for k, count in enumerate(self.unseen) if count]
 
     def apply_action(self, action: int) -> None:
-        action = _as_action(action)
+        action = as_action(action)
         phase = self.phase()
         if phase == OVER:
             raise ValueError(f"action {action}: the round is over")
@@ -330,7 +334,7 @@ class FiveCrownsState(StepState):
     # ------------------------------------------------------------ views
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         n = self.game.n
         parts = [np.zeros(n, np.float32), np.zeros(n, np.float32),
                  np.zeros(len(PHASE_NAMES), np.float32)]
@@ -354,7 +358,7 @@ class FiveCrownsState(StepState):
         return self.observation_tensor(player)  # see the module docstring
 
     def information_state_string(self, player: int) -> str:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         dealt = R.format_cards(sorted(self._dealt_to(player)))
         return (f"seat {player} dealer {self.dealer} round {self.game.config.round_no} | dealt "
                 f"{dealt} | first {R.format_cards(self._first_pile())} | "
@@ -372,14 +376,14 @@ class FiveCrownsState(StepState):
         return self.actions[start:start + 1]
 
     def observation_string(self, player: int) -> str:
-        player = self._check_player(player)
+        player = as_seat(player, self.game.n)
         top = R.format_card(self.pile[-1]) if self.pile else "-"
         return (f"seat {player} dealer {self.dealer} | {PHASE_NAMES[self.phase()]} | turn "
                 f"{self.t} | hand {R.format_cards(sorted(self.hands[player]))} | top {top} | "
                 f"pile {len(self.pile)} stock {self.stock} | out {self.out_seat}")
 
     def action_to_string(self, player: int, action: int) -> str:
-        action = _as_action(action)
+        action = as_action(action)
         if player == CHANCE:
             if self.dealer < 0:
                 return f"dealer {action}"
@@ -401,20 +405,3 @@ class FiveCrownsState(StepState):
             setattr(other, name, list(getattr(self, name)))
         return other
 
-    def _check_player(self, player) -> int:
-        """A seat 0..n-1, else ValueError naming it."""
-        if isinstance(player, bool) or not isinstance(player, int | np.integer) or \
-                not 0 <= player < self.game.n:
-            raise ValueError(f"player {player!r} is not a seat 0..{self.game.n - 1}")
-        return int(player)
-
-
-def _as_action(action) -> int:
-    """An action as a Python int (numpy integers accepted); ValueError naming it otherwise."""
-    try:
-        value = int(action)
-    except (TypeError, ValueError):
-        raise ValueError(f"action {action!r} is not an integer") from None
-    if value != action or isinstance(action, bool):
-        raise ValueError(f"action {action!r} is not an integer")
-    return value

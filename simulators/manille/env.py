@@ -83,7 +83,15 @@ import dataclasses
 import numpy as np
 
 from simulators.core.rulings import RuleViolation
-from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, StepState
+from simulators.core.steps import (
+    CHANCE,
+    TERMINAL,
+    StepGame,
+    StepGameInfo,
+    StepState,
+    as_action,
+    as_seat,
+)
 from simulators.manille import referee
 from simulators.manille import rules as R
 
@@ -142,10 +150,7 @@ class ManilleSteps(StepGame):
         self.config = R.ManilleConfig() if config is None else config
         if not isinstance(self.config, R.ManilleConfig):
             raise ValueError(f"config must be a ManilleConfig, got {type(self.config).__name__}")
-        if isinstance(dealer, bool) or not isinstance(dealer, int | np.integer) or \
-                not -1 <= dealer < R.N_SEATS:
-            raise ValueError(f"dealer must be a seat 0..3 or -1 (drawn by chance), got {dealer!r}")
-        self.dealer = int(dealer)
+        self.dealer = as_seat(dealer, R.N_SEATS, name="dealer", by_chance=True)
         self.orders = [deal_order(dealer, self.config.packets) for dealer in range(R.N_SEATS)]
         self.info = StepGameInfo(
             short_name="tapisvert_manille", long_name="Manille coincée (tapisvert, one deal)",
@@ -259,7 +264,7 @@ class ManilleState(StepState):
         return [(c, 1.0 / len(left)) for c in left]
 
     def apply_action(self, action: int) -> None:
-        action = _as_action(action)
+        action = as_action(action)
         phase = self.phase()
         if phase == DEAL:
             self._deal(action)
@@ -356,7 +361,7 @@ class ManilleState(StepState):
     # ------------------------------------------------------------ views
 
     def information_state_tensor(self, player: int) -> np.ndarray:
-        player = _check_player(player)
+        player = as_seat(player, R.N_SEATS)
         out = np.zeros(_INFO["size"], np.float32)
         out[_INFO["seat"] + player] = 1.0
         if self.dealer >= 0:
@@ -375,7 +380,7 @@ class ManilleState(StepState):
         return out
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        player = _check_player(player)
+        player = as_seat(player, R.N_SEATS)
         out = np.zeros(_OBS["size"], np.float32)
         out[_OBS["seat"] + player] = 1.0
         if self.dealer >= 0:
@@ -400,13 +405,13 @@ class ManilleState(StepState):
         return out
 
     def information_state_string(self, player: int) -> str:
-        player = _check_player(player)
+        player = as_seat(player, R.N_SEATS)
         dealt = R.format_cards(sorted(self.dealt[player]))
         return (f"seat {player} dealer {self.dealer} | dealt {dealt} | {self._bidding_string()} "
                 f"| plays {R.format_cards(self.plays)}")
 
     def observation_string(self, player: int) -> str:
-        player = _check_player(player)
+        player = as_seat(player, R.N_SEATS)
         trick = " ".join(f"{seat}:{R.format_card(c)}" for seat, c in self.trick)
         s0, s1 = self.team_points()
         return (f"seat {player} dealer {self.dealer} | {PHASE_NAMES[self.phase()]} | hand "
@@ -420,7 +425,7 @@ class ManilleState(StepState):
         return f"choice {choice or '-'} / contre {contre or '-'} / surcontre {surcontre or '-'}"
 
     def action_to_string(self, player: int, action: int) -> str:
-        action = _as_action(action)
+        action = as_action(action)
         if player == CHANCE:
             if self.dealer < 0:
                 return f"dealer {action}"
@@ -459,20 +464,3 @@ class ManilleState(StepState):
         return f"{self.observation_string(0)} | hands {hands}"
 
 
-def _as_action(action) -> int:
-    """An action as a Python int (numpy integers accepted); ValueError naming it otherwise."""
-    try:
-        value = int(action)
-    except (TypeError, ValueError):
-        raise ValueError(f"action {action!r} is not an integer") from None
-    if value != action or isinstance(action, bool):
-        raise ValueError(f"action {action!r} is not an integer")
-    return value
-
-
-def _check_player(player) -> int:
-    """A seat 0..3, else ValueError naming it."""
-    if isinstance(player, bool) or not isinstance(player, int | np.integer) or \
-            not 0 <= player < R.N_SEATS:
-        raise ValueError(f"player {player!r} is not a seat 0..3")
-    return int(player)
