@@ -62,7 +62,14 @@ __all__ = ["solve", "card_values", "searched_moves", "Position", "position", "no
 
 U32 = np.uint32
 MAX_SEATS = 5
-TT_BITS = 20  # 2**20 entries (about 30 MB): far more than one deal's trick boundaries
+# The table: 2**TT_BITS buckets of TT_WAYS entries of 8 uint32 (hands, meta, bounds, move and
+# depth), 32 bytes each, so that a bucket is one cache line and the whole table (4 MB) stays
+# in the processor's cache: a larger table held more of a deal but cost a memory access a
+# probe (measured in bench/double_dummy.py)
+TT_BITS = 14
+MASTER_KEEP = 48
+TT_WAYS = 2
+TT_META, TT_BOUNDS, TT_MOVE = 5, 6, 7
 NO_MOVE = -1
 
 # ctx columns (int64): the constants of one search
@@ -84,16 +91,47 @@ def _tt_index(hands, n, leader):
     for s in range(n):
         h ^= (np.uint64(hands[s]) + np.uint64(s)) * _HASH_KEYS[s]
         h = (h ^ (h >> np.uint64(29))) * _HASH_KEYS[0]
-    return np.int64((h >> np.uint64(20)) & _TT_MASK)
+    return np.int64((h >> np.uint64(20)) & _TT_MASK) * TT_WAYS
 
 
-def _tt_hit(tt_keys, tt_meta, idx, hands, n, meta):
-    if tt_meta[idx] != meta:
-        return False
+def _tt_probe(tt, idx, hands, n, meta):
+    """The slot of bucket ``idx`` holding this position (hands and ``meta``), or -1."""
+    for slot in range(idx, idx + TT_WAYS):
+        if tt[slot, TT_META] == meta:
+            same = True
+            for s in range(n):
+                if tt[slot, s] != hands[s]:
+                    same = False
+            if same:
+                return slot
+    return np.int64(-1)
+
+
+def _tt_store(tt, idx, hands, n, meta, lo, hi, move, depth, gen):
+    """Keep the bounds of a position in bucket ``idx``: over its own slot if there, else over
+    a slot of an older deal, else over the shallower entry (a deeper one saved more work)."""
+    victim = np.int64(-1)
+    victim_depth = np.int64(1 << 30)
+    for slot in range(idx, idx + TT_WAYS):
+        if tt[slot, TT_META] == meta:
+            same = True
+            for s in range(n):
+                if tt[slot, s] != hands[s]:
+                    same = False
+            if same:
+                victim = slot
+                break
+        if (tt[slot, TT_META] >> np.uint32(3)) != gen:
+            slot_depth = np.int64(-1)
+        else:
+            slot_depth = np.int64(tt[slot, TT_MOVE] >> np.uint32(8))
+        if slot_depth < victim_depth:
+            victim, victim_depth = slot, slot_depth
     for s in range(n):
-        if tt_keys[idx, s] != hands[s]:
-            return False
-    return True
+        tt[victim, s] = hands[s]
+    tt[victim, TT_META] = meta
+    tt[victim, TT_BOUNDS] = np.uint32(lo) | (np.uint32(hi) << np.uint32(16))
+    tt[victim, TT_MOVE] = np.uint32(move + 1) | (np.uint32(depth) << np.uint32(8))
 
 
 def _add_card(c, k, led_mask, best, best_pos, best_trump, trump):
@@ -125,8 +163,19 @@ def _moves(legal, alive, pts):
     return out
 
 
+def _beatable(b, led_mask, trump, opp_led, opp_ruff):
+    """Whether a later opponent holds a card that beats ``b``: a stronger card of the led
+    suit, or a trump while void in it (``opp_led``, ``opp_ruff``: their led-suit cards, the
+    trumps of those void in it)."""
+    if (np.uint32(1) << np.uint32(b)) & trump:
+        if led_mask & trump:
+            return (STRONGER[b] & opp_led) != 0
+        return (STRONGER[b] & opp_ruff) != 0
+    return (STRONGER[b] & opp_led) != 0 or opp_ruff != 0
+
+
 def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, pts, hint, out,
-           scores, killer):
+           scores, killer, opp_led, opp_ruff, hand, partners, ruffed, partner_ruffs):
     """Write ``moves`` into ``out`` best-first (see the module docstring); returns the count."""
     if moves & (moves - np.uint32(1)) == 0:  # one card: nothing to order
         out[0] = lowest_index32(moves)
@@ -146,15 +195,31 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
         elif k == 0:
             # a master (no live card of its suit beats it) first, the most points first;
             # else the weakest, cheapest cards
-            if (STRONGER[c] & alive) == 0:
+            safe_suit = ((ruffed >> (c & 3)) & 1) == 0 or (bit & trump) != 0
+            if (STRONGER[c] & alive) == 0 and safe_suit:
                 score = 1_000 + p * 8 + ((bit & trump) != 0) * 4
             else:
-                score = r - p * 8
+                others = SUIT_MASK[c & 3] & alive & ~hand
+                if safe_suit and others & partners and \
+                        (np.uint32(1) << np.uint32(lowest_index32(others))) & partners:
+                    score = 800 - p * 8 + r  # to a partner's master: the cheapest
+                elif safe_suit and (bit & trump) == 0 and (partner_ruffs >> (c & 3)) & 1:
+                    score = 700 - p * 8 + r  # for a partner to trump
+                else:
+                    score = r - p * 8
         else:
+            # a card that takes the trick and that no later opponent can beat wins it: the
+            # most points first (thrown on a partner's trick: the same); a card that takes
+            # but can be beaten, the strongest first; on a partner's trick that is safe,
+            # points; else the cheapest
             if _takes_one(c, bit, led_mask, best, best_trump, (bit & trump) != 0):
-                score = 600 + p * 8 - r if last else 500 - r * 2 + p
-            elif not opp_holds:
-                score = 300 + p * 8
+                if last or not _beatable(c, led_mask, trump, opp_led, opp_ruff):
+                    score = 600 + p * 8 - r if opp_holds else 500 + p * 8
+                else:
+                    score = 400 - r * 2 + p
+            elif not opp_holds and (last or not _beatable(best, led_mask, trump, opp_led,
+                                                           opp_ruff)):
+                score = 500 + p * 8 - MASTER_KEEP * ((STRONGER[c] & alive) == 0)
             else:
                 score = 100 - p * 8 + r
         # insertion, best first
@@ -185,8 +250,7 @@ def _scratch():
 
 
 def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pts, rest,
-            alpha, beta, ctx, seat_of, team, pts, tt_keys, tt_meta, tt_lo, tt_hi, tt_move,
-            counter, scratch):
+            alpha, beta, ctx, seat_of, team, pts, tt, counter, scratch):
     """Points side 0 wins from this node (fail-soft, within [alpha, beta]); ``rest`` is every
     point still to be won (cards in hands and on the table, and the tricks' points).
 
@@ -227,18 +291,29 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             hi = rest
             idx = np.int64(-1)
             meta = np.uint32((ctx[CTX_GEN] << 3) | leader)
+            if k == 0 and trump != 0:
+                side, sure = _sure_trump_points(hands, n, trump, team, pts,
+                                                ctx[CTX_TRICK_POINTS])
+                if side == 0 and sure >= beta:
+                    ret = sure
+                    continue
+                if side == 1 and rest - sure <= alpha:
+                    ret = rest - sure
+                    continue
             if k == 0:
                 idx = _tt_index(hands, n, leader)
-                if _tt_hit(tt_keys, tt_meta, idx, hands, n, meta):
-                    lo = np.int64(tt_lo[idx])
-                    hi = np.int64(tt_hi[idx])
+                slot = _tt_probe(tt, idx, hands, n, meta)
+                if slot >= 0:
+                    bounds = tt[slot, TT_BOUNDS]
+                    lo = np.int64(bounds & np.uint32(0xFFFF))
+                    hi = np.int64(bounds >> np.uint32(16))
                     if lo >= beta or lo == hi:
                         ret = lo
                         continue
                     if hi <= alpha:
                         ret = hi
                         continue
-                    hint = tt_move[idx]
+                    hint = np.int64(tt[slot, TT_MOVE] & np.uint32(0xFF)) - 1
                     alpha = max(alpha, lo)
                     beta = min(beta, hi)
             seat = seat_of[leader * n + k]
@@ -250,9 +325,33 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             legal = _legal_now(hands, seat, k, leader, fr[d, F_POS], led, best, best_trump,
                                trump, team, seat_of, n, ctx)
             moves = _moves(legal, in_hands | table, pts)
+            opp_led = np.uint32(0)
+            opp_ruff = np.uint32(0)
+            partners = np.uint32(0)
+            ruffed = 0
+            partner_ruffs = 0
+            if k == 0:
+                for s in range(n):
+                    if s != seat and team[s] == team[seat]:
+                        partners |= hands[s]
+                        if hands[s] & trump:
+                            for u in range(4):
+                                if hands[s] & SUIT_MASK[u] == 0:
+                                    partner_ruffs |= 1 << u
+                    elif team[s] != team[seat] and hands[s] & trump:
+                        for u in range(4):
+                            if hands[s] & SUIT_MASK[u] == 0:
+                                ruffed |= 1 << u
+            for j in range(k + 1, n):
+                later = seat_of[leader * n + j]
+                if team[later] != team[seat]:
+                    opp_led |= hands[later] & led
+                    if hands[later] & led == 0:
+                        opp_ruff |= hands[later] & trump
             fr[d, F_NM] = _order(moves, k, k == n - 1, led, best, best_trump, trump, opp_holds,
                                  in_hands | table, pts, hint, buf[d, 0], buf[d, 1],
-                                 buf[d, 2, 0])
+                                 buf[d, 2, 0], opp_led, opp_ruff, hand, partners, ruffed,
+                                 partner_ruffs)
             maximising = team[seat] == 0
             fr[d, F_ALPHA], fr[d, F_BETA], fr[d, F_A], fr[d, F_B] = alpha, beta, alpha, beta
             fr[d, F_LO], fr[d, F_HI], fr[d, F_IDX], fr[d, F_META] = lo, hi, idx, np.int64(meta)
@@ -292,12 +391,9 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                         lo = value
                         hi = value
                     idx = fr[d, F_IDX]
-                    for s in range(n):
-                        tt_keys[idx, s] = hands[s]
-                    tt_meta[idx] = np.uint32(fr[d, F_META])
-                    tt_lo[idx] = lo
-                    tt_hi[idx] = hi
-                    tt_move[idx] = fr[d, F_BMOVE]
+                    _tt_store(tt, fr[d, F_IDX], hands, n, np.uint32(fr[d, F_META]), lo, hi,
+                              fr[d, F_BMOVE], popcount32(hands[fr[d, F_LEADER]]),
+                              np.uint32(ctx[CTX_GEN]))
                 ret = value
                 continue  # still _RETURN: to the parent
             mode = _NEXT
@@ -318,24 +414,77 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                                                         trump)
             points = fr[d, F_TPTS] + pts[c]
             e = d + 1
+            rest = fr[d, F_REST]
+            gain = np.int64(0)
             if k == n - 1:
                 won = points + ctx[CTX_TRICK_POINTS]
                 winner = seat_of[leader * n + best_pos]
-                gain = won if team[winner] == 0 else np.int64(0)
+                if team[winner] == 0:
+                    gain = won
+                rest -= won
+            fr[d, F_GAIN] = gain
+            alpha = fr[d, F_A] - gain
+            beta = fr[d, F_B] - gain
+            # the child's own first test, done here: no frame for a child decided by the
+            # points left (a third of the nodes)
+            if rest <= 0 or beta <= 0:
+                counter[0] += 1
+                ret = np.int64(0)
+                d = e
+                mode = _RETURN
+                continue
+            if alpha >= rest:
+                counter[0] += 1
+                ret = rest
+                d = e
+                mode = _RETURN
+                continue
+            if k == n - 1:
                 fr[e, F_K], fr[e, F_LEADER], fr[e, F_LED] = 0, winner, 0
                 fr[e, F_BEST], fr[e, F_POS], fr[e, F_BTRUMP] = -1, 0, 0
-                fr[e, F_TABLE], fr[e, F_TPTS], fr[e, F_REST] = 0, 0, fr[d, F_REST] - won
+                fr[e, F_TABLE], fr[e, F_TPTS] = 0, 0
             else:
-                gain = np.int64(0)
                 fr[e, F_K], fr[e, F_LEADER], fr[e, F_LED] = k + 1, leader, np.int64(led)
                 fr[e, F_BEST], fr[e, F_POS], fr[e, F_BTRUMP] = best, best_pos, \
                     np.int64(best_trump)
-                fr[e, F_TABLE], fr[e, F_TPTS], fr[e, F_REST] = \
-                    fr[d, F_TABLE] | np.int64(bit), points, fr[d, F_REST]
-            fr[d, F_GAIN] = gain
-            fr[e, F_ALPHA], fr[e, F_BETA] = fr[d, F_A] - gain, fr[d, F_B] - gain
+                fr[e, F_TABLE], fr[e, F_TPTS] = fr[d, F_TABLE] | np.int64(bit), points
+            fr[e, F_REST], fr[e, F_ALPHA], fr[e, F_BETA] = rest, alpha, beta
             d = e
             mode = _ENTER
+
+
+def _sure_trump_points(hands, n, trump, team, pts, trick_points):
+    """The side holding the master trump, and points it wins whatever is played: every trump
+    of the unbroken run from the top that its seats hold wins the trick it falls in, and
+    the seat holding the most of them wins that many tricks."""
+    live = np.uint32(0)
+    for s in range(n):
+        live |= hands[s]
+    live &= trump
+    if live == 0:
+        return np.int64(-1), np.int64(0)
+    side = np.int64(-1)
+    total = np.int64(0)
+    most = np.int64(0)
+    counts = 0  # up to 5 seats, 4 bits each
+    while live:
+        c = lowest_index32(live)
+        live &= live - np.uint32(1)
+        bit = np.uint32(1) << np.uint32(c)
+        holder = 0
+        for s in range(n):
+            if hands[s] & bit:
+                holder = s
+        if side < 0:
+            side = team[holder]
+        elif team[holder] != side:
+            break
+        total += pts[c]
+        counts += 1 << (4 * holder)
+        held = (counts >> (4 * holder)) & 15
+        if held > most:
+            most = np.int64(held)
+    return side, total + most * trick_points
 
 
 def _points_left(hands, n, table, tricks_left, trick_points, pts):
@@ -375,14 +524,13 @@ def _enter_trick(row_trick, n, leader, seat_of, trump, pts):
 
 
 def _mtd(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pts, rest, guess,
-         ctx, seat_of, team, pts, tt_keys, tt_meta, tt_lo, tt_hi, tt_move, counter, scratch):
+         ctx, seat_of, team, pts, tt, counter, scratch):
     """The exact value by MTD(f): null-window searches until the bounds meet."""
     lower, upper = np.int64(0), rest
     beta = min(max(guess, lower + 1), upper)
     while lower < upper:
         g = _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pts,
-                    rest, beta - 1, beta, ctx, seat_of, team, pts, tt_keys, tt_meta, tt_lo,
-                    tt_hi, tt_move, counter, scratch)
+                    rest, beta - 1, beta, ctx, seat_of, team, pts, tt, counter, scratch)
         if g < beta:
             upper = g
         else:
@@ -434,8 +582,7 @@ def _legal_now(hands, seat, k, leader, best_pos, led_mask, best, best_trump, tru
 
 
 def _solve_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
-                seat_of, trick_points, targets, first_gen, tt_keys, tt_meta, tt_lo, tt_hi,
-                tt_move, counter, out):
+                seat_of, trick_points, targets, first_gen, tt, counter, out):
     """Each row's value (``targets[r] < 0``) or whether side 0 reaches ``targets[r]`` (0/1)."""
     n = hands_all.shape[1]
     hands, team, pts, ctx = _row_buffers(n)
@@ -447,18 +594,15 @@ def _solve_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
         if targets[r] >= 0:
             t = targets[r]
             v = _search(hands, k, leaders[r], led_mask, best, best_pos, best_trump, table,
-                        table_pts, rest, t - 1, t, ctx, seat_of, team, pts, tt_keys, tt_meta,
-                        tt_lo, tt_hi, tt_move, counter, scratch)
+                        table_pts, rest, t - 1, t, ctx, seat_of, team, pts, tt, counter, scratch)
             out[r] = 1 if v >= t else 0
         else:
             out[r] = _mtd(hands, k, leaders[r], led_mask, best, best_pos, best_trump, table,
-                          table_pts, rest, rest // 2, ctx, seat_of, team, pts, tt_keys, tt_meta,
-                          tt_lo, tt_hi, tt_move, counter, scratch)
+                          table_pts, rest, rest // 2, ctx, seat_of, team, pts, tt, counter, scratch)
 
 
 def _card_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
-               seat_of, trick_points, targets, first_gen, tt_keys, tt_meta, tt_lo, tt_hi,
-               tt_move, counter, out):
+               seat_of, trick_points, targets, first_gen, tt, counter, out):
     """Each legal card's value for the player to move (``out[r, c]``; -1: not legal)."""
     n = hands_all.shape[1]
     hands, team, pts, ctx = _row_buffers(n)
@@ -499,12 +643,12 @@ def _card_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, team
                 t = targets[r] - gain
                 v = _search(hands, c_args[0], c_args[1], c_args[2], c_args[3], c_args[4],
                             c_args[5], c_args[6], c_args[7], c_args[8], t - 1, t, ctx, seat_of,
-                            team, pts, tt_keys, tt_meta, tt_lo, tt_hi, tt_move, counter, scratch)
+                            team, pts, tt, counter, scratch)
                 out[r, c] = 1 if v >= t else 0
             else:
                 v = _mtd(hands, c_args[0], c_args[1], c_args[2], c_args[3], c_args[4], c_args[5],
                          c_args[6], c_args[7], c_args[8], guess - gain, ctx, seat_of, team, pts,
-                         tt_keys, tt_meta, tt_lo, tt_hi, tt_move, counter, scratch)
+                         tt, counter, scratch)
                 out[r, c] = gain + v
                 guess = gain + v
             hands[seat] = hand
@@ -658,9 +802,9 @@ _NODES = np.zeros(40, np.int64)
 def _table() -> list[np.ndarray]:
     if not _TT:
         size = 1 << TT_BITS
-        _TT.extend([np.zeros((size, MAX_SEATS), U32), np.zeros(size, U32),
-                    np.zeros(size, np.int16), np.zeros(size, np.int16),
-                    np.full(size, NO_MOVE, np.int8)])
+        raw = np.zeros(size * TT_WAYS * 8 + 16, U32)
+        start = (-raw.ctypes.data % 64) // 4  # a bucket per cache line
+        _TT.append(raw[start:start + size * TT_WAYS * 8].reshape(size * TT_WAYS, 8))
     return _TT
 
 
@@ -668,8 +812,7 @@ def _generations(rows: int) -> int:
     """The first of ``rows`` fresh table generations (29 bits, leader in the low 3)."""
     first = _GENERATION[0]
     if first + rows >= 1 << 29:
-        for a in _table()[1:2]:
-            a[:] = 0
+        _table()[0][:] = 0
         first = 1
     _GENERATION[0] = first + rows
     return first
@@ -737,10 +880,12 @@ def nodes_searched() -> int:
 
 # ---------------------------------------------------------------- compilation
 
-_KERNELS = ("_scratch", "_row_buffers", "_tt_index", "_tt_hit", "_moves", "_order", "_search",
+_KERNELS = ("_scratch", "_row_buffers", "_tt_index", "_tt_probe", "_tt_store", "_moves", "_order",
+            "_sure_trump_points", "_search",
             "_points_left", "_enter_trick", "_mtd", "_row_setup", "_solve_rows", "_card_rows",
             "_root_moves")
-_INLINED = ("popcount32", "lowest_index32", "highest_index32", "_legal_now", "_add_card")
+_INLINED = ("popcount32", "lowest_index32", "highest_index32", "_legal_now", "_add_card",
+            "_beatable")
 
 
 def _kernels() -> None:
