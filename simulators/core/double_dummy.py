@@ -68,6 +68,7 @@ MAX_SEATS = 5
 # probe (measured in bench/double_dummy.py)
 TT_BITS = 14
 MASTER_KEEP = 48
+ZERO_MASTER = 750
 TT_WAYS = 2
 TT_META, TT_BOUNDS, TT_MOVE = 5, 6, 7
 NO_MOVE = -1
@@ -197,7 +198,7 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
             # else the weakest, cheapest cards
             safe_suit = ((ruffed >> (c & 3)) & 1) == 0 or (bit & trump) != 0
             if (STRONGER[c] & alive) == 0 and safe_suit:
-                score = 1_000 + p * 8 + ((bit & trump) != 0) * 4
+                score = (1_000 if p > 0 else ZERO_MASTER) + p * 8 + ((bit & trump) != 0) * 4
             else:
                 others = SUIT_MASK[c & 3] & alive & ~hand
                 if safe_suit and others & partners and \
@@ -232,6 +233,44 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
         out[j] = c
         n_moves += 1
     return n_moves
+
+
+def _ordered_moves(hands, seat, k, leader, best_pos, led, best, best_trump, trump, team, seat_of,
+                   n, ctx, alive, pts, hint, killer, out, scores):
+    """The cards ``seat`` searches here (legal, one per equivalent run), best-first in ``out``;
+    returns their count. What the ordering looks at: for a lead, the partners' cards and
+    which suits a partner or an opponent can trump; for a follower, the later opponents'
+    cards of the led suit and the trumps of those void in it."""
+    hand = hands[seat]
+    opp_holds = k > 0 and team[seat_of[leader * n + best_pos]] != team[seat]
+    legal = _legal_now(hands, seat, k, leader, best_pos, led, best, best_trump, trump, team,
+                       seat_of, n, ctx)
+    moves = _moves(legal, alive, pts)
+    opp_led = np.uint32(0)
+    opp_ruff = np.uint32(0)
+    partners = np.uint32(0)
+    ruffed = 0
+    partner_ruffs = 0
+    if k == 0:
+        for s in range(n):
+            if s != seat and team[s] == team[seat]:
+                partners |= hands[s]
+                if hands[s] & trump:
+                    for u in range(4):
+                        if hands[s] & SUIT_MASK[u] == 0:
+                            partner_ruffs |= 1 << u
+            elif team[s] != team[seat] and hands[s] & trump:
+                for u in range(4):
+                    if hands[s] & SUIT_MASK[u] == 0:
+                        ruffed |= 1 << u
+    for j in range(k + 1, n):
+        later = seat_of[leader * n + j]
+        if team[later] != team[seat]:
+            opp_led |= hands[later] & led
+            if hands[later] & led == 0:
+                opp_ruff |= hands[later] & trump
+    return _order(moves, k, k == n - 1, led, best, best_trump, trump, opp_holds, alive, pts, hint,
+                  out, scores, killer, opp_led, opp_ruff, hand, partners, ruffed, partner_ruffs)
 
 
 # frame columns of the iterative search (one row per depth of the current line, int64)
@@ -321,37 +360,10 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             led = np.uint32(fr[d, F_LED])
             best = fr[d, F_BEST]
             best_trump = fr[d, F_BTRUMP] != 0
-            opp_holds = k > 0 and team[seat_of[leader * n + fr[d, F_POS]]] != team[seat]
-            legal = _legal_now(hands, seat, k, leader, fr[d, F_POS], led, best, best_trump,
-                               trump, team, seat_of, n, ctx)
-            moves = _moves(legal, in_hands | table, pts)
-            opp_led = np.uint32(0)
-            opp_ruff = np.uint32(0)
-            partners = np.uint32(0)
-            ruffed = 0
-            partner_ruffs = 0
-            if k == 0:
-                for s in range(n):
-                    if s != seat and team[s] == team[seat]:
-                        partners |= hands[s]
-                        if hands[s] & trump:
-                            for u in range(4):
-                                if hands[s] & SUIT_MASK[u] == 0:
-                                    partner_ruffs |= 1 << u
-                    elif team[s] != team[seat] and hands[s] & trump:
-                        for u in range(4):
-                            if hands[s] & SUIT_MASK[u] == 0:
-                                ruffed |= 1 << u
-            for j in range(k + 1, n):
-                later = seat_of[leader * n + j]
-                if team[later] != team[seat]:
-                    opp_led |= hands[later] & led
-                    if hands[later] & led == 0:
-                        opp_ruff |= hands[later] & trump
-            fr[d, F_NM] = _order(moves, k, k == n - 1, led, best, best_trump, trump, opp_holds,
-                                 in_hands | table, pts, hint, buf[d, 0], buf[d, 1],
-                                 buf[d, 2, 0], opp_led, opp_ruff, hand, partners, ruffed,
-                                 partner_ruffs)
+            fr[d, F_NM] = _ordered_moves(hands, seat, k, leader, fr[d, F_POS], led, best,
+                                         best_trump, trump, team, seat_of, n, ctx,
+                                         in_hands | table, pts, hint, buf[d, 2, 0], buf[d, 0],
+                                         buf[d, 1])
             maximising = team[seat] == 0
             fr[d, F_ALPHA], fr[d, F_BETA], fr[d, F_A], fr[d, F_B] = alpha, beta, alpha, beta
             fr[d, F_LO], fr[d, F_HI], fr[d, F_IDX], fr[d, F_META] = lo, hi, idx, np.int64(meta)
@@ -880,11 +892,12 @@ def nodes_searched() -> int:
 
 # ---------------------------------------------------------------- compilation
 
-_KERNELS = ("_scratch", "_row_buffers", "_tt_index", "_tt_probe", "_tt_store", "_moves", "_order",
-            "_sure_trump_points", "_search",
+_KERNELS = ("_scratch", "_row_buffers", "_search",
             "_points_left", "_enter_trick", "_mtd", "_row_setup", "_solve_rows", "_card_rows",
             "_root_moves")
 _INLINED = ("popcount32", "lowest_index32", "highest_index32", "_legal_now", "_add_card",
+            "_moves", "_order", "_ordered_moves", "_tt_index", "_tt_probe", "_tt_store",
+            "_sure_trump_points",
             "_beatable")
 
 
