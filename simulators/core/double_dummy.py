@@ -45,7 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulators.core import tricks
-from simulators.core.bits import highest_index32, lowest_index32, popcount32
+from simulators.core.bits import popcount32
 from simulators.core.jit import jit_once
 from simulators.core.tricks import (
     CLOCKWISE,
@@ -85,6 +85,27 @@ _TT_MASK = np.uint64((1 << TT_BITS) - 1)
 
 
 # ---------------------------------------------------------------- compiled search
+
+# count-trailing / count-leading zeros of the processor: numba's intrinsics, bound by
+# _kernels() (this module imports no numba when it is imported)
+_cttz = _ctlz = None
+
+
+def _low_index(mask):
+    """Index of the lowest set bit of a 32-bit mask, -1 for none (compiled only)."""
+    m = np.uint32(mask)
+    if m == 0:
+        return np.int64(-1)
+    return np.int64(_cttz(m))
+
+
+def _high_index(mask):
+    """Index of the highest set bit of a 32-bit mask, -1 for none (compiled only)."""
+    m = np.uint32(mask)
+    if m == 0:
+        return np.int64(-1)
+    return np.int64(31) - np.int64(_ctlz(m))
+
 
 
 def _tt_index(hands, n, leader):
@@ -154,11 +175,11 @@ def _moves(legal, alive, pts):
     out = legal
     m = legal
     while m:
-        c = lowest_index32(m)
+        c = _low_index(m)
         m &= m - np.uint32(1)
         above = STRONGER[c] & alive
         if above:
-            nearest = highest_index32(above)
+            nearest = _high_index(above)
             if (legal >> np.uint32(nearest)) & np.uint32(1) and pts[nearest] == pts[c]:
                 out &= ~(np.uint32(1) << np.uint32(c))
     return out
@@ -179,12 +200,12 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
            scores, killer, opp_led, opp_ruff, hand, partners, ruffed, partner_ruffs):
     """Write ``moves`` into ``out`` best-first (see the module docstring); returns the count."""
     if moves & (moves - np.uint32(1)) == 0:  # one card: nothing to order
-        out[0] = lowest_index32(moves)
+        out[0] = _low_index(moves)
         return 1
     n_moves = 0
     m = moves
     while m:
-        c = lowest_index32(m)
+        c = _low_index(m)
         m &= m - np.uint32(1)
         bit = np.uint32(1) << np.uint32(c)
         p = pts[c]
@@ -202,7 +223,7 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
             else:
                 others = SUIT_MASK[c & 3] & alive & ~hand
                 if safe_suit and others & partners and \
-                        (np.uint32(1) << np.uint32(lowest_index32(others))) & partners:
+                        (np.uint32(1) << np.uint32(_low_index(others))) & partners:
                     score = 800 - p * 8 + r  # to a partner's master: the cheapest
                 elif safe_suit and (bit & trump) == 0 and (partner_ruffs >> (c & 3)) & 1:
                     score = 700 - p * 8 + r  # for a partner to trump
@@ -235,6 +256,14 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
     return n_moves
 
 
+def _suits_held(hand):
+    """The suits of ``hand`` as 4 bits (card c = 4 * rank + suit: fold the ranks together)."""
+    m = hand | (hand >> np.uint32(16))
+    m |= m >> np.uint32(8)
+    m |= m >> np.uint32(4)
+    return m & np.uint32(15)
+
+
 def _ordered_moves(hands, seat, k, leader, best_pos, led, best, best_trump, trump, team, seat_of,
                    n, ctx, alive, pts, hint, killer, out, scores):
     """The cards ``seat`` searches here (legal, one per equivalent run), best-first in ``out``;
@@ -245,24 +274,28 @@ def _ordered_moves(hands, seat, k, leader, best_pos, led, best, best_trump, trum
     opp_holds = k > 0 and team[seat_of[leader * n + best_pos]] != team[seat]
     legal = _legal_now(hands, seat, k, leader, best_pos, led, best, best_trump, trump, team,
                        seat_of, n, ctx)
+    if legal & (legal - np.uint32(1)) == 0:  # one card: nothing to merge or order
+        out[0] = _low_index(legal)
+        return 1
     moves = _moves(legal, alive, pts)
     opp_led = np.uint32(0)
     opp_ruff = np.uint32(0)
     partners = np.uint32(0)
-    ruffed = 0
-    partner_ruffs = 0
+    ruffed = np.uint32(0)
+    partner_ruffs = np.uint32(0)
     if k == 0:
         for s in range(n):
-            if s != seat and team[s] == team[seat]:
-                partners |= hands[s]
-                if hands[s] & trump:
-                    for u in range(4):
-                        if hands[s] & SUIT_MASK[u] == 0:
-                            partner_ruffs |= 1 << u
-            elif team[s] != team[seat] and hands[s] & trump:
-                for u in range(4):
-                    if hands[s] & SUIT_MASK[u] == 0:
-                        ruffed |= 1 << u
+            h = hands[s]
+            if s == seat or h & trump == 0:
+                if s != seat and team[s] == team[seat]:
+                    partners |= h
+                continue
+            voids = ~_suits_held(h) & np.uint32(15)
+            if team[s] == team[seat]:
+                partners |= h
+                partner_ruffs |= voids
+            else:
+                ruffed |= voids
     for j in range(k + 1, n):
         later = seat_of[leader * n + j]
         if team[later] != team[seat]:
@@ -480,7 +513,7 @@ def _sure_trump_points(hands, n, trump, team, pts, trick_points):
     most = np.int64(0)
     counts = 0  # up to 5 seats, 4 bits each
     while live:
-        c = lowest_index32(live)
+        c = _low_index(live)
         live &= live - np.uint32(1)
         bit = np.uint32(1) << np.uint32(c)
         holder = 0
@@ -506,7 +539,7 @@ def _points_left(hands, n, table, tricks_left, trick_points, pts):
     total = np.int64(0)
     m = alive
     while m:
-        c = lowest_index32(m)
+        c = _low_index(m)
         m &= m - np.uint32(1)
         total += pts[c]
     return total + tricks_left * trick_points
@@ -634,7 +667,7 @@ def _card_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, team
         guess = rest // 2
         m = legal
         while m:
-            c = lowest_index32(m)
+            c = _low_index(m)
             m &= m - np.uint32(1)
             bit = np.uint32(1) << np.uint32(c)
             hands[seat] = hand & ~bit
@@ -895,9 +928,9 @@ def nodes_searched() -> int:
 _KERNELS = ("_scratch", "_row_buffers", "_search",
             "_points_left", "_enter_trick", "_mtd", "_row_setup", "_solve_rows", "_card_rows",
             "_root_moves")
-_INLINED = ("popcount32", "lowest_index32", "highest_index32", "_legal_now", "_add_card",
+_INLINED = ("popcount32", "_low_index", "_high_index", "_legal_now", "_add_card",
             "_moves", "_order", "_ordered_moves", "_tt_index", "_tt_probe", "_tt_store",
-            "_sure_trump_points",
+            "_sure_trump_points", "_suits_held",
             "_beatable")
 
 
@@ -907,7 +940,10 @@ def _kernels() -> None:
     The duties are the trick kernel's own compiled ``_legal_one`` (compiled there first).
     """
     tricks._kernels()
-    globals().update(_legal_one=tricks._legal_one, _takes_one=tricks._takes_one)
+    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+    globals().update(_legal_one=tricks._legal_one, _takes_one=tricks._takes_one,
+                     _cttz=trailing_zeros, _ctlz=leading_zeros)
     jit_once(globals(), _KERNELS, inline=_INLINED)
 
 
