@@ -185,23 +185,57 @@ def _moves(legal, alive, pts):
     return out
 
 
-def _beatable(b, led_mask, trump, opp_led, opp_ruff):
-    """Whether a later opponent holds a card that beats ``b``: a stronger card of the led
-    suit, or a trump while void in it (``opp_led``, ``opp_ruff``: their led-suit cards, the
-    trumps of those void in it)."""
-    if (np.uint32(1) << np.uint32(b)) & trump:
-        if led_mask & trump:
-            return (STRONGER[b] & opp_led) != 0
-        return (STRONGER[b] & opp_ruff) != 0
-    return (STRONGER[b] & opp_led) != 0 or opp_ruff != 0
+def _above(mask, cards):
+    """The cards of ``cards`` weaker than the strongest card of ``mask`` (none if empty)."""
+    if mask == 0:
+        return np.uint32(0)
+    top = _low_index(mask)
+    return cards & np.uint32(~((np.uint64(2) << np.uint64(top)) - np.uint64(1))
+                             & np.uint64(0xFFFFFFFF))
 
 
 def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, pts, hint, out,
            scores, killer, opp_led, opp_ruff, hand, partners, ruffed, partner_ruffs):
-    """Write ``moves`` into ``out`` best-first (see the module docstring); returns the count."""
+    """Write ``moves`` into ``out`` best-first (see the module docstring); returns the count.
+
+    What decides a card's place is worked out once as card masks (the masters, the cards
+    that take the trick, those a later opponent beats...), so that scoring a card is a few
+    bit tests.
+    """
     if moves & (moves - np.uint32(1)) == 0:  # one card: nothing to order
         out[0] = _low_index(moves)
         return 1
+    if k == 0:
+        # masters: the strongest live card of each suit; the suits an opponent trumps (a
+        # master there is not a sure trick); the suits whose master a partner holds or
+        # that a partner can trump
+        masters = np.uint32(0)
+        to_partner = np.uint32(0)
+        for u in range(4):
+            live = alive & SUIT_MASK[u]
+            if live:
+                masters |= live & (np.uint32(0) - live)
+                others = live & ~hand
+                if others & (np.uint32(0) - others) & partners:
+                    to_partner |= SUIT_MASK[u]
+        safe = ~np.uint32(ruffed * 0x11111111) | trump
+        to_partner &= safe
+        to_ruff = np.uint32(partner_ruffs * 0x11111111) & safe & ~trump
+        masters &= safe
+    else:
+        # the cards that take the trick; those a later opponent can beat (a trump by a
+        # stronger trump of one who may play it, a card of the led suit by a stronger one
+        # or by any trump of one void in it)
+        if best_trump:
+            takes = moves & trump & STRONGER[best]
+        else:
+            takes = (moves & led_mask & STRONGER[best]) | (moves & trump)
+        beaten = np.uint32(0)
+        if not last:
+            beaten = _above(opp_led if led_mask & trump else opp_ruff, trump)
+            if (led_mask & trump) == 0:
+                beaten |= led_mask if opp_ruff else _above(opp_led, led_mask)
+        partner_safe = not opp_holds and (beaten >> np.uint32(best)) & np.uint32(1) == 0
     n_moves = 0
     m = moves
     while m:
@@ -212,38 +246,33 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
         r = c >> 2
         if c == hint:
             score = np.int64(10_000)
-        elif c == killer and k == 0:
-            score = np.int64(9_000)
         elif k == 0:
-            # a master (no live card of its suit beats it) first, the most points first;
-            # else the weakest, cheapest cards
-            safe_suit = ((ruffed >> (c & 3)) & 1) == 0 or (bit & trump) != 0
-            if (STRONGER[c] & alive) == 0 and safe_suit:
+            # the killer; a master (not in a suit an opponent trumps), the most points
+            # first; a lead to a partner's master or for him to trump, the cheapest; else
+            # the weakest, cheapest cards
+            if c == killer:
+                score = np.int64(9_000)
+            elif bit & masters:
                 score = (1_000 if p > 0 else ZERO_MASTER) + p * 8 + ((bit & trump) != 0) * 4
+            elif bit & to_partner:
+                score = 800 - p * 8 + r
+            elif bit & to_ruff:
+                score = 700 - p * 8 + r
             else:
-                others = SUIT_MASK[c & 3] & alive & ~hand
-                if safe_suit and others & partners and \
-                        (np.uint32(1) << np.uint32(_low_index(others))) & partners:
-                    score = 800 - p * 8 + r  # to a partner's master: the cheapest
-                elif safe_suit and (bit & trump) == 0 and (partner_ruffs >> (c & 3)) & 1:
-                    score = 700 - p * 8 + r  # for a partner to trump
-                else:
-                    score = r - p * 8
+                score = r - p * 8
+        elif bit & takes:
+            # a card that takes and that no later opponent can beat wins the trick: the most
+            # points first (on a partner's trick: as a thrown card); one that can be beaten,
+            # the strongest first
+            if bit & beaten:
+                score = 400 - r * 2 + p
+            else:
+                score = 600 + p * 8 - r if opp_holds else 500 + p * 8
+        elif partner_safe:
+            # points on a partner's trick nobody after can take, masters kept for later
+            score = 500 + p * 8 - MASTER_KEEP * ((STRONGER[c] & alive) == 0)
         else:
-            # a card that takes the trick and that no later opponent can beat wins it: the
-            # most points first (thrown on a partner's trick: the same); a card that takes
-            # but can be beaten, the strongest first; on a partner's trick that is safe,
-            # points; else the cheapest
-            if _takes_one(c, bit, led_mask, best, best_trump, (bit & trump) != 0):
-                if last or not _beatable(c, led_mask, trump, opp_led, opp_ruff):
-                    score = 600 + p * 8 - r if opp_holds else 500 + p * 8
-                else:
-                    score = 400 - r * 2 + p
-            elif not opp_holds and (last or not _beatable(best, led_mask, trump, opp_led,
-                                                           opp_ruff)):
-                score = 500 + p * 8 - MASTER_KEEP * ((STRONGER[c] & alive) == 0)
-            else:
-                score = 100 - p * 8 + r
+            score = 100 - p * 8 + r  # the cheapest
         # insertion, best first
         j = n_moves
         while j > 0 and scores[j - 1] < score:
@@ -931,7 +960,7 @@ _KERNELS = ("_scratch", "_row_buffers", "_search",
 _INLINED = ("popcount32", "_low_index", "_high_index", "_legal_now", "_add_card",
             "_moves", "_order", "_ordered_moves", "_tt_index", "_tt_probe", "_tt_store",
             "_sure_trump_points", "_suits_held",
-            "_beatable")
+            "_above")
 
 
 def _kernels() -> None:
