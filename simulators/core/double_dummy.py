@@ -347,7 +347,8 @@ _ENTER, _RETURN, _NEXT = 0, 1, 2
 def _scratch():
     """Per-depth buffers of a search: moves in order, their scores and the killer lead; the
     frames of the explicit stack."""
-    return (np.full((MAX_DEPTH, 3, 10), -1, np.int64), np.empty((MAX_DEPTH, N_FRAME), np.int64))
+    return (np.full((MAX_DEPTH, 3, 10), -1, np.int64), np.empty((MAX_DEPTH, N_FRAME), np.int64),
+            np.empty((MAX_SEATS, 10), np.int64))
 
 
 def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pts, rest,
@@ -358,7 +359,7 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
     Iterative (an explicit stack, one row per depth): numba's on-disk cache does not keep
     recursive kernels reliably. ``scratch`` holds the per-depth buffers (:func:`_scratch`).
     """
-    buf, fr = scratch
+    buf, fr, tw = scratch
     n = ctx[CTX_N]
     trump = np.uint32(ctx[CTX_TRUMP])
     d = 0
@@ -392,6 +393,10 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             hi = rest
             idx = np.int64(-1)
             meta = np.uint32((ctx[CTX_GEN] << 3) | leader)
+            if k == 0 and popcount32(hands[leader]) == 1:
+                ret = _last_trick(hands, n, leader, trump, seat_of, team, pts,
+                                  ctx[CTX_TRICK_POINTS])
+                continue
             if k == 0 and trump != 0:
                 side, sure = _sure_trump_points(hands, n, trump, team, pts,
                                                 ctx[CTX_TRICK_POINTS])
@@ -417,6 +422,19 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                     hint = np.int64(tt[slot, TT_MOVE] & np.uint32(0xFF)) - 1
                     alpha = max(alpha, lo)
                     beta = min(beta, hi)
+                if popcount32(hands[leader]) == 2:
+                    ret = _two_tricks(hands, n, leader, trump, team, seat_of, pts, ctx, tw,
+                                      alpha, beta)
+                    if ret <= alpha:
+                        hi = min(hi, ret)
+                    elif ret >= beta:
+                        lo = max(lo, ret)
+                    else:
+                        lo = ret
+                        hi = ret
+                    _tt_store(tt, idx, hands, n, meta, lo, hi, NO_MOVE, 2,
+                              np.uint32(ctx[CTX_GEN]))
+                    continue
             seat = seat_of[leader * n + k]
             hand = hands[seat]
             led = np.uint32(fr[d, F_LED])
@@ -525,6 +543,78 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             fr[e, F_REST], fr[e, F_ALPHA], fr[e, F_BETA] = rest, alpha, beta
             d = e
             mode = _ENTER
+
+
+def _last_trick(hands, n, leader, trump, seat_of, team, pts, trick_points):
+    """Side 0's points from the last trick, every hand down to one card (no choice left)."""
+    led_mask = np.uint32(0)
+    best = np.int64(-1)
+    best_pos = np.int64(0)
+    best_trump = False
+    points = trick_points
+    for j in range(n):
+        c = _low_index(hands[seat_of[leader * n + j]])
+        led_mask, best, best_pos, best_trump = _add_card(c, np.int64(j), led_mask, best,
+                                                         best_pos, best_trump, trump)
+        points += pts[c]
+    return points if team[seat_of[leader * n + best_pos]] == 0 else np.int64(0)
+
+
+def _two_tricks(hands, n, leader, trump, team, seat_of, pts, ctx, tw, alpha, beta):
+    """Side 0's points from the last two tricks (every hand down to two cards), fail-soft
+    within [alpha, beta]: alpha-beta over at most 2**n lines in the small buffer ``tw`` (a
+    row per seat in play order: cards still to try, the trick so far, the value so far,
+    the card played, the window)."""
+    trick_points = ctx[CTX_TRICK_POINTS]
+    seat = seat_of[leader * n]
+    tw[0, 0], tw[0, 1], tw[0, 2], tw[0, 3], tw[0, 4], tw[0, 5] = hands[seat], 0, -1, 0, 0, 0
+    tw[0, 6] = -1 if team[seat] == 0 else np.int64(1 << 30)
+    tw[0, 8], tw[0, 9] = alpha, beta
+    j = 0
+    while True:
+        seat = seat_of[leader * n + j]
+        m = np.uint32(tw[j, 0])
+        if m == 0:  # every card of this seat tried, or a cut: its value to the seat before
+            v = tw[j, 6]
+            if j == 0:
+                return v
+            j -= 1
+            seat = seat_of[leader * n + j]
+            hands[seat] |= np.uint32(1) << np.uint32(tw[j, 7])
+        else:
+            c = _low_index(m)
+            tw[j, 0] = np.int64(m & (m - np.uint32(1)))
+            tw[j, 7] = c
+            bit = np.uint32(1) << np.uint32(c)
+            hands[seat] &= ~bit
+            led, best, best_pos, best_trump = _add_card(c, np.int64(j), np.uint32(tw[j, 1]),
+                                                        tw[j, 2], tw[j, 3], tw[j, 4] != 0,
+                                                        trump)
+            points = tw[j, 5] + pts[c]
+            if j < n - 1:
+                e = j + 1
+                nxt = seat_of[leader * n + e]
+                tw[e, 0] = np.int64(_legal_now(hands, nxt, e, leader, best_pos, led, best,
+                                               best_trump, trump, team, seat_of, n, ctx))
+                tw[e, 1], tw[e, 2], tw[e, 3], tw[e, 4], tw[e, 5] = np.int64(led), best, \
+                    best_pos, np.int64(best_trump), points
+                tw[e, 6] = -1 if team[nxt] == 0 else np.int64(1 << 30)
+                tw[e, 8], tw[e, 9] = tw[j, 8], tw[j, 9]
+                j = e
+                continue
+            winner = seat_of[leader * n + best_pos]
+            v = _last_trick(hands, n, winner, trump, seat_of, team, pts, trick_points)
+            if team[winner] == 0:
+                v += points + trick_points
+            hands[seat] |= bit
+        if team[seat] == 0:
+            tw[j, 6] = max(tw[j, 6], v)
+            tw[j, 8] = max(tw[j, 8], v)
+        else:
+            tw[j, 6] = min(tw[j, 6], v)
+            tw[j, 9] = min(tw[j, 9], v)
+        if tw[j, 8] >= tw[j, 9]:
+            tw[j, 0] = 0
 
 
 def _sure_trump_points(hands, n, trump, team, pts, trick_points):
@@ -959,7 +1049,7 @@ _KERNELS = ("_scratch", "_row_buffers", "_search",
             "_root_moves")
 _INLINED = ("popcount32", "_low_index", "_high_index", "_legal_now", "_add_card",
             "_moves", "_order", "_ordered_moves", "_tt_index", "_tt_probe", "_tt_store",
-            "_sure_trump_points", "_suits_held",
+            "_sure_trump_points", "_suits_held", "_last_trick", "_two_tricks",
             "_above")
 
 
