@@ -69,6 +69,7 @@ MAX_SEATS = 5
 TT_BITS = 14
 MASTER_KEEP = 48
 ZERO_MASTER = 750
+ENDGAME_TRICKS = 2
 TT_WAYS = 2
 TT_META, TT_BOUNDS, TT_MOVE = 5, 6, 7
 NO_MOVE = -1
@@ -348,7 +349,7 @@ def _scratch():
     """Per-depth buffers of a search: moves in order, their scores and the killer lead; the
     frames of the explicit stack."""
     return (np.full((MAX_DEPTH, 3, 10), -1, np.int64), np.empty((MAX_DEPTH, N_FRAME), np.int64),
-            np.empty((MAX_SEATS, 10), np.int64))
+            np.empty((MAX_SEATS * (ENDGAME_TRICKS - 1), 13), np.int64))
 
 
 def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pts, rest,
@@ -422,9 +423,9 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                     hint = np.int64(tt[slot, TT_MOVE] & np.uint32(0xFF)) - 1
                     alpha = max(alpha, lo)
                     beta = min(beta, hi)
-                if popcount32(hands[leader]) == 2:
-                    ret = _two_tricks(hands, n, leader, trump, team, seat_of, pts, ctx, tw,
-                                      alpha, beta)
+                if popcount32(hands[leader]) <= ENDGAME_TRICKS:
+                    ret = _endgame(hands, n, leader, trump, team, seat_of, pts, ctx, tw, alpha,
+                                   beta)
                     if ret <= alpha:
                         hi = min(hi, ret)
                     elif ret >= beta:
@@ -432,7 +433,8 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                     else:
                         lo = ret
                         hi = ret
-                    _tt_store(tt, idx, hands, n, meta, lo, hi, NO_MOVE, 2,
+                    _tt_store(tt, idx, hands, n, meta, lo, hi, NO_MOVE,
+                              popcount32(hands[leader]),
                               np.uint32(ctx[CTX_GEN]))
                     continue
             seat = seat_of[leader * n + k]
@@ -560,53 +562,94 @@ def _last_trick(hands, n, leader, trump, seat_of, team, pts, trick_points):
     return points if team[seat_of[leader * n + best_pos]] == 0 else np.int64(0)
 
 
-def _two_tricks(hands, n, leader, trump, team, seat_of, pts, ctx, tw, alpha, beta):
-    """Side 0's points from the last two tricks (every hand down to two cards), fail-soft
-    within [alpha, beta]: alpha-beta over at most 2**n lines in the small buffer ``tw`` (a
-    row per seat in play order: cards still to try, the trick so far, the value so far,
-    the card played, the window)."""
+def _endgame_first(hands, n, legal, k, led_mask, best, best_trump, trump, opp_holds):
+    """The cards the endgame tries first: a lead, the masters; a follower, the cards that
+    take the trick from an opponent, or that leave it to a partner."""
+    if k == 0:
+        alive = np.uint32(0)
+        for s in range(n):
+            alive |= hands[s]
+        masters = np.uint32(0)
+        for u in range(4):
+            live = alive & SUIT_MASK[u]
+            masters |= live & (np.uint32(0) - live)
+        return legal & masters
+    if best_trump:
+        takes = legal & trump & STRONGER[best]
+    else:
+        takes = (legal & led_mask & STRONGER[best]) | (legal & trump)
+    return takes if opp_holds else legal & ~takes
+
+
+def _endgame(hands, n, leader, trump, team, seat_of, pts, ctx, tw, alpha, beta):
+    """Side 0's points from the last tricks (every hand down to at most ENDGAME_TRICKS
+    cards), fail-soft within [alpha, beta]: a plain alpha-beta in the small buffer ``tw``,
+    a row per card played (cards still to try, the trick so far, its leader, side 0's
+    points of the tricks before, the value so far, the card played, the window). No
+    table, no ordering: near the end they cost more than the few lines they save. The
+    last trick is played out (:func:`_last_trick`)."""
     trick_points = ctx[CTX_TRICK_POINTS]
-    seat = seat_of[leader * n]
-    tw[0, 0], tw[0, 1], tw[0, 2], tw[0, 3], tw[0, 4], tw[0, 5] = hands[seat], 0, -1, 0, 0, 0
-    tw[0, 6] = -1 if team[seat] == 0 else np.int64(1 << 30)
-    tw[0, 8], tw[0, 9] = alpha, beta
+    plies = n * (popcount32(hands[leader]) - 1)
+    tw[0, 0], tw[0, 1], tw[0, 2], tw[0, 3], tw[0, 4], tw[0, 5] = hands[leader], 0, -1, 0, 0, 0
+    tw[0, 6] = -1 if team[leader] == 0 else np.int64(1 << 30)
+    tw[0, 8], tw[0, 9], tw[0, 10], tw[0, 11] = alpha, beta, leader, 0
+    tw[0, 12] = np.int64(_endgame_first(hands, n, hands[leader], 0, np.uint32(0), -1, False,
+                                        trump, False))
     j = 0
     while True:
-        seat = seat_of[leader * n + j]
+        k = j % n
+        seat = seat_of[tw[j, 10] * n + k]
         m = np.uint32(tw[j, 0])
-        if m == 0:  # every card of this seat tried, or a cut: its value to the seat before
+        if m == 0:  # every card of this seat tried, or a cut: its value to the ply before
             v = tw[j, 6]
             if j == 0:
                 return v
             j -= 1
-            seat = seat_of[leader * n + j]
+            seat = seat_of[tw[j, 10] * n + j % n]
             hands[seat] |= np.uint32(1) << np.uint32(tw[j, 7])
         else:
-            c = _low_index(m)
-            tw[j, 0] = np.int64(m & (m - np.uint32(1)))
-            tw[j, 7] = c
+            first = m & np.uint32(tw[j, 12])
+            c = _low_index(first if first else m)
             bit = np.uint32(1) << np.uint32(c)
+            tw[j, 0] = np.int64(m & ~bit)
+            tw[j, 7] = c
             hands[seat] &= ~bit
-            led, best, best_pos, best_trump = _add_card(c, np.int64(j), np.uint32(tw[j, 1]),
+            led, best, best_pos, best_trump = _add_card(c, np.int64(k), np.uint32(tw[j, 1]),
                                                         tw[j, 2], tw[j, 3], tw[j, 4] != 0,
                                                         trump)
             points = tw[j, 5] + pts[c]
-            if j < n - 1:
-                e = j + 1
-                nxt = seat_of[leader * n + e]
-                tw[e, 0] = np.int64(_legal_now(hands, nxt, e, leader, best_pos, led, best,
+            lead = tw[j, 10]
+            e = j + 1
+            if k < n - 1:
+                nxt = seat_of[lead * n + k + 1]
+                tw[e, 0] = np.int64(_legal_now(hands, nxt, k + 1, lead, best_pos, led, best,
                                                best_trump, trump, team, seat_of, n, ctx))
                 tw[e, 1], tw[e, 2], tw[e, 3], tw[e, 4], tw[e, 5] = np.int64(led), best, \
                     best_pos, np.int64(best_trump), points
+                tw[e, 10], tw[e, 11] = lead, tw[j, 11]
+                tw[e, 12] = np.int64(_endgame_first(
+                    hands, n, np.uint32(tw[e, 0]), k + 1, led, best, best_trump, trump,
+                    team[seat_of[lead * n + best_pos]] != team[nxt]))
+            else:
+                winner = seat_of[lead * n + best_pos]
+                gain = tw[j, 11] + (points + trick_points if team[winner] == 0 else 0)
+                if e < plies:
+                    nxt = winner
+                    tw[e, 0], tw[e, 1], tw[e, 2], tw[e, 3], tw[e, 4], tw[e, 5] = \
+                        np.int64(hands[winner]), 0, -1, 0, 0, 0
+                    tw[e, 10], tw[e, 11] = winner, gain
+                    tw[e, 12] = np.int64(_endgame_first(hands, n, hands[winner], 0,
+                                                        np.uint32(0), -1, False, trump, False))
+                else:
+                    v = gain + _last_trick(hands, n, winner, trump, seat_of, team, pts,
+                                           trick_points)
+                    hands[seat] |= bit
+                    e = -1
+            if e >= 0:
                 tw[e, 6] = -1 if team[nxt] == 0 else np.int64(1 << 30)
                 tw[e, 8], tw[e, 9] = tw[j, 8], tw[j, 9]
                 j = e
                 continue
-            winner = seat_of[leader * n + best_pos]
-            v = _last_trick(hands, n, winner, trump, seat_of, team, pts, trick_points)
-            if team[winner] == 0:
-                v += points + trick_points
-            hands[seat] |= bit
         if team[seat] == 0:
             tw[j, 6] = max(tw[j, 6], v)
             tw[j, 8] = max(tw[j, 8], v)
@@ -1049,7 +1092,7 @@ _KERNELS = ("_scratch", "_row_buffers", "_search",
             "_root_moves")
 _INLINED = ("popcount32", "_low_index", "_high_index", "_legal_now", "_add_card",
             "_moves", "_order", "_ordered_moves", "_tt_index", "_tt_probe", "_tt_store",
-            "_sure_trump_points", "_suits_held", "_last_trick", "_two_tricks",
+            "_sure_trump_points", "_suits_held", "_last_trick", "_endgame", "_endgame_first",
             "_above")
 
 
