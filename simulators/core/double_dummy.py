@@ -20,16 +20,28 @@ fail-soft alpha-beta with
 
 * a **transposition table** at trick boundaries, keyed on every hand and the
   leader (exact keys, no false hits), storing a lower and an upper bound of
-  the points still to win and the best lead; entries carry a generation, so
-  a new deal starts from an empty table without clearing it;
+  the points still to win and the best lead; two-way buckets of one cache
+  line, 1 MB in all, so that it stays in the processor's cache (a 30 MB table
+  held more of a deal and cost a memory access a probe); entries carry a
+  generation, so a new deal starts from an empty table without clearing it;
 * **equivalent-card merging**: two cards of one hand that no live card
   separates in their suit, and that are worth the same points, lead to the
   same values; only one is searched;
-* **move ordering**: the table's best lead first, then winning cards when
-  the trick can be won (the most points when last to play), points thrown
-  on a partner's trick, the cheapest card when the trick is lost;
-* **bounds**: a node needing more than the points left, or nothing, is cut;
-* the exact value by **MTD(f)** (null-window searches sharing the table);
+* **move ordering** from card masks worked out once per node: the table's
+  best lead, the last lead that cut at this depth, masters the opponents
+  cannot trump (the most points first; zero-point ones after leads to a
+  partner), leads to a partner's master or to a suit he trumps, then the
+  weakest, cheapest cards; following, a card that takes the trick and that
+  no later opponent can beat (the most points first), points thrown on a
+  partner's trick nobody after can take (masters kept), a card that takes
+  but can be beaten (the strongest first), else the cheapest;
+* **bounds**: a node needing more than the points left, or nothing, is cut,
+  and so is one the master-trump run decides (the unbroken top trumps of one
+  side win the tricks they fall in, whatever is played);
+* the **last two tricks** by a small alpha-beta of their own (no frames, no
+  table inside; its results are kept in the table) and the last trick played
+  out;
+* the exact value by bisection over null-window searches sharing the table;
   ``target`` asks one null-window question ("does side 0 reach target?").
 
 Legality is the trick kernel's :func:`~simulators.core.tricks._legal_one`,
@@ -63,26 +75,32 @@ __all__ = ["solve", "card_values", "searched_moves", "Position", "position", "no
 U32 = np.uint32
 MAX_SEATS = 5
 # The table: 2**TT_BITS buckets of TT_WAYS entries of 8 uint32 (hands, meta, bounds, move and
-# depth), 32 bytes each, so that a bucket is one cache line and the whole table (4 MB) stays
-# in the processor's cache: a larger table held more of a deal but cost a memory access a
-# probe (measured in bench/double_dummy.py)
-TT_BITS = 14
+# depth), 32 bytes each, so that a bucket is one cache line. A search uses the first
+# 2**TT_SMALL_BITS buckets (1 MB, which stays in the processor's cache) for a contract
+# question of at most 8 tricks: it touches few positions, and a larger table cost it a
+# memory access a probe. Exact values, and longer deals, revisit far more positions and
+# run faster on the whole table (4 MB). Measured with bench/double_dummy.py.
+TT_BITS = 16
+TT_SMALL_BITS = 14
+TT_WAYS = 2
+# move ordering: on a partner's safe trick, a master thrown only after every other card
+# (it wins a trick of its own later); a master worth nothing led after the leads to a
+# partner's master (tuned on node counts, bench/double_dummy.py)
 MASTER_KEEP = 48
 ZERO_MASTER = 750
+# the last tricks searched by _endgame (3 halved the nodes but cost more time: no table)
 ENDGAME_TRICKS = 2
-TT_WAYS = 2
 TT_META, TT_BOUNDS, TT_MOVE = 5, 6, 7
 NO_MOVE = -1
 
 # ctx columns (int64): the constants of one search
 CTX_N, CTX_TRICK_POINTS, CTX_TRUMP, CTX_FOLLOW, CTX_BEAT, CTX_TRUMP_DUTY, CTX_OVERTRUMP, \
-    CTX_UNDERTRUMP, CTX_GEN = range(9)
-CTX_SIZE = 9
+    CTX_UNDERTRUMP, CTX_GEN, CTX_TT_MASK = range(10)
+CTX_SIZE = 10
 
 _HASH_KEYS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
                        0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53],
                       dtype=np.uint64)
-_TT_MASK = np.uint64((1 << TT_BITS) - 1)
 
 
 # ---------------------------------------------------------------- compiled search
@@ -109,12 +127,12 @@ def _high_index(mask):
 
 
 
-def _tt_index(hands, n, leader):
+def _tt_index(hands, n, leader, mask):
     h = np.uint64(leader + 1) * _HASH_KEYS[5]
     for s in range(n):
         h ^= (np.uint64(hands[s]) + np.uint64(s)) * _HASH_KEYS[s]
         h = (h ^ (h >> np.uint64(29))) * _HASH_KEYS[0]
-    return np.int64((h >> np.uint64(20)) & _TT_MASK) * TT_WAYS
+    return np.int64((h >> np.uint64(20)) & np.uint64(mask)) * TT_WAYS
 
 
 def _tt_probe(tt, idx, hands, n, meta):
@@ -408,7 +426,7 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                     ret = rest - sure
                     continue
             if k == 0:
-                idx = _tt_index(hands, n, leader)
+                idx = _tt_index(hands, n, leader, ctx[CTX_TT_MASK])
                 slot = _tt_probe(tt, idx, hands, n, meta)
                 if slot >= 0:
                     bounds = tt[slot, TT_BOUNDS]
@@ -732,7 +750,8 @@ def _enter_trick(row_trick, n, leader, seat_of, trump, pts):
 
 def _mtd(hands, k, leader, led_mask, best, best_pos, best_trump, table, table_pts, rest, guess,
          ctx, seat_of, team, pts, tt, counter, scratch):
-    """The exact value by MTD(f): null-window searches until the bounds meet."""
+    """The exact value: null-window searches bisecting between the bounds until they meet
+    (fewer searches than MTD(f) steps here; the first guess is ``guess``)."""
     lower, upper = np.int64(0), rest
     beta = min(max(guess, lower + 1), upper)
     while lower < upper:
@@ -753,7 +772,7 @@ def _row_buffers(n):
 
 
 def _row_setup(r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
-               seat_of, trick_points, gen, ctx, hands, team, pts):
+               seat_of, trick_points, gen, ctx, hands, team, pts, target):
     n = hands_all.shape[1]
     for s in range(n):
         hands[s] = hands_all[r, s]
@@ -767,6 +786,8 @@ def _row_setup(r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, t
     for j in range(5):
         ctx[CTX_FOLLOW + j] = duty_codes[d, j]
     ctx[CTX_GEN] = gen
+    small = target >= 0 and popcount32(hands[0]) <= 8
+    ctx[CTX_TT_MASK] = (1 << (TT_SMALL_BITS if small else TT_BITS)) - 1
     k, led_mask, best, best_pos, best_trump, table, table_pts = _enter_trick(
         trick_all[r], n, leaders[r], seat_of, np.uint32(trumps[r]), pts)
     cards_left = popcount32(table)
@@ -797,7 +818,7 @@ def _solve_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
     for r in range(hands_all.shape[0]):
         k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
             r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
-            seat_of, trick_points, first_gen + r, ctx, hands, team, pts)
+            seat_of, trick_points, first_gen + r, ctx, hands, team, pts, targets[r])
         if targets[r] >= 0:
             t = targets[r]
             v = _search(hands, k, leaders[r], led_mask, best, best_pos, best_trump, table,
@@ -817,7 +838,7 @@ def _card_rows(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, team
     for r in range(hands_all.shape[0]):
         k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
             r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
-            seat_of, trick_points, first_gen + r, ctx, hands, team, pts)
+            seat_of, trick_points, first_gen + r, ctx, hands, team, pts, targets[r])
         leader = np.int64(leaders[r])
         seat = seat_of[leader * n + k]
         hand = hands[seat]
@@ -869,7 +890,7 @@ def _root_moves(hands_all, leaders, trick_all, trumps, duty_codes, duty_row, tea
     for r in range(hands_all.shape[0]):
         k, led_mask, best, best_pos, best_trump, table, table_pts, rest = _row_setup(
             r, hands_all, leaders, trick_all, trumps, duty_codes, duty_row, teams, pts_all,
-            seat_of, trick_points, 0, ctx, hands, team, pts)
+            seat_of, trick_points, 0, ctx, hands, team, pts, -1)
         leader = np.int64(leaders[r])
         seat = seat_of[leader * n + k]
         alive = table
