@@ -270,6 +270,44 @@ def _card_values_one(spot) -> dict[int, int]:
     return _cards_dict(dd.card_values(solver_position([spot]))[0])
 
 
+def _whole_deals(game: str, count: int, seed: int) -> dd.Position:
+    """Whole deals from the first card, seat 0 leading, seats 0 and 2 against 1 and 3:
+    Manille (a trump over the 4 suits or sans atout; MA-3, MA-5, MA-6 points), Bianco Mano
+    with 4 players (a random dominant; BM-1, BM-8)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(count):
+        deck = rng.permutation(32)
+        hands = [mask_of(deck[8 * s:8 * s + 8]) for s in range(4)]
+        if game == MANILLE:
+            trump = int(rng.integers(5))
+            points = [ma_rules.card_points(c) for c in range(32)]
+            rows.append(dd.position([hands], 0, SUIT_MASK[trump], ma_rules.duties(trump),
+                                    card_points=points, team=(0, 1, 0, 1),
+                                    trick_points=ma_rules.TRICK_POINT,
+                                    direction=dd.COUNTER_CLOCKWISE))
+        else:
+            dominant = int(rng.integers(4))
+            points = [bm_rules.card_points(c, dominant) for c in range(32)]
+            rows.append(dd.position([hands], 0, SUIT_MASK[dominant], bm_engine.DUTIES,
+                                    card_points=points, team=(0, 1, 0, 1)))
+    return rows
+
+
+@pytest.mark.parametrize("game", GAME_PARAMS)
+def test_whole_deals_values_targets_and_card_values_agree(game):
+    """Three searches of a whole deal that share no result (the exact value on the whole
+    table, the contract question on its cache-sized part, each first card's value) agree:
+    side 0 reaches its value v and not v + 1, and v is the best first card's value."""
+    for pos in _whole_deals(game, 12, 2026):
+        value = int(dd.solve(pos)[0])
+        assert dd.solve(pos, target=value)[0] and not dd.solve(pos, target=value + 1)[0]
+        per_card = dd.card_values(pos)[0]
+        legal = per_card[per_card >= 0]
+        best = legal.max() if pos.team[0, int(pos.leader[0])] == 0 else legal.min()
+        assert best == value
+
+
 def test_ma5_partner_holds_any_card_of_suit_value():
     """MA-5: while his partner holds the trick a follower only follows suit; he need not
     beat. Trump pique; seat 0 led AC, seat 3 followed 7C, seat 2 (seat 0's partner) holds
