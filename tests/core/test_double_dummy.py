@@ -3,7 +3,7 @@ games' referees (tests/core/double_dummy_reference.py), on random late positions
 (MA-5 duties, MA-1/MA-6 points) and Bianco Mano in 3, 4 and 5 players (BM-8 duties, BM-9
 trick winner, BM-1 points); hand-worked positions; bad input.
 
-The default run checks 1,500 positions per game; ``pytest -m slow`` checks 10,000 per game
+The default run checks 1,000 positions per game; ``pytest -m slow`` checks 10,000 per game
 (Bianco Mano: a third each in 3, 4 and 5 players).
 """
 
@@ -33,7 +33,7 @@ from tests.core.double_dummy_reference import (
     solver_position,
 )
 
-CI_SPOTS = 1_500
+CI_SPOTS = 1_000
 SLOW_SPOTS = 10_000
 CI_CARD_SPOTS = CI_SPOTS  # card_values: a minimax per legal card
 SHOWN = 3  # failing positions printed in full
