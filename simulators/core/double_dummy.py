@@ -151,23 +151,16 @@ def _tt_probe(tt, idx, hands, n, meta):
 def _tt_store(tt, idx, hands, n, meta, lo, hi, move, depth, gen):
     """Keep the bounds of a position in bucket ``idx``: over its own slot if there, else over
     a slot of an older deal, else over the shallower entry (a deeper one saved more work)."""
-    victim = np.int64(-1)
-    victim_depth = np.int64(1 << 30)
-    for slot in range(idx, idx + TT_WAYS):
-        if tt[slot, TT_META] == meta:
-            same = True
-            for s in range(n):
-                if tt[slot, s] != hands[s]:
-                    same = False
-            if same:
-                victim = slot
-                break
-        if (tt[slot, TT_META] >> np.uint32(3)) != gen:
-            slot_depth = np.int64(-1)
-        else:
-            slot_depth = np.int64(tt[slot, TT_MOVE] >> np.uint32(8))
-        if slot_depth < victim_depth:
-            victim, victim_depth = slot, slot_depth
+    victim = _tt_probe(tt, idx, hands, n, meta)
+    if victim < 0:
+        victim_depth = np.int64(1 << 30)
+        for slot in range(idx, idx + TT_WAYS):
+            if (tt[slot, TT_META] >> np.uint32(3)) != gen:
+                slot_depth = np.int64(-1)
+            else:
+                slot_depth = np.int64(tt[slot, TT_MOVE] >> np.uint32(8))
+            if slot_depth < victim_depth:
+                victim, victim_depth = slot, slot_depth
     for s in range(n):
         tt[victim, s] = hands[s]
     tt[victim, TT_META] = meta
@@ -213,6 +206,42 @@ def _above(mask, cards):
                              & np.uint64(0xFFFFFFFF))
 
 
+def _lead_masks(alive, hand, partners, ruffed, partner_ruffs, trump):
+    """For a lead: the masters (the strongest live card of each suit) not in a suit an
+    opponent trumps (there a master is not a sure trick); the cards of the suits whose
+    master a partner holds; those of the suits a partner can trump."""
+    masters = np.uint32(0)
+    to_partner = np.uint32(0)
+    for u in range(4):
+        live = alive & SUIT_MASK[u]
+        if live:
+            masters |= live & (np.uint32(0) - live)
+            others = live & ~hand
+            if others & (np.uint32(0) - others) & partners:
+                to_partner |= SUIT_MASK[u]
+    safe = ~np.uint32(ruffed * 0x11111111) | trump
+    return (masters & safe, to_partner & safe,
+            np.uint32(partner_ruffs * 0x11111111) & safe & ~trump)
+
+
+def _follow_masks(moves, last, led_mask, best, best_trump, trump, opp_holds, opp_led,
+                  opp_ruff):
+    """For a follower: the cards that take the trick; the cards a later opponent can beat (a
+    trump by a stronger trump of one who may play it, a card of the led suit by a stronger
+    one or by any trump of one void in it); whether a partner's trick is safe."""
+    if best_trump:
+        takes = moves & trump & STRONGER[best]
+    else:
+        takes = (moves & led_mask & STRONGER[best]) | (moves & trump)
+    beaten = np.uint32(0)
+    if not last:
+        beaten = _above(opp_led if led_mask & trump else opp_ruff, trump)
+        if (led_mask & trump) == 0:
+            beaten |= led_mask if opp_ruff else _above(opp_led, led_mask)
+    partner_safe = not opp_holds and (beaten >> np.uint32(best)) & np.uint32(1) == 0
+    return takes, beaten, partner_safe
+
+
 def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, pts, hint, out,
            scores, killer, opp_led, opp_ruff, hand, partners, ruffed, partner_ruffs):
     """Write ``moves`` into ``out`` best-first (see the module docstring); returns the count.
@@ -225,36 +254,11 @@ def _order(moves, k, last, led_mask, best, best_trump, trump, opp_holds, alive, 
         out[0] = _low_index(moves)
         return 1
     if k == 0:
-        # masters: the strongest live card of each suit; the suits an opponent trumps (a
-        # master there is not a sure trick); the suits whose master a partner holds or
-        # that a partner can trump
-        masters = np.uint32(0)
-        to_partner = np.uint32(0)
-        for u in range(4):
-            live = alive & SUIT_MASK[u]
-            if live:
-                masters |= live & (np.uint32(0) - live)
-                others = live & ~hand
-                if others & (np.uint32(0) - others) & partners:
-                    to_partner |= SUIT_MASK[u]
-        safe = ~np.uint32(ruffed * 0x11111111) | trump
-        to_partner &= safe
-        to_ruff = np.uint32(partner_ruffs * 0x11111111) & safe & ~trump
-        masters &= safe
+        masters, to_partner, to_ruff = _lead_masks(alive, hand, partners, ruffed,
+                                                   partner_ruffs, trump)
     else:
-        # the cards that take the trick; those a later opponent can beat (a trump by a
-        # stronger trump of one who may play it, a card of the led suit by a stronger one
-        # or by any trump of one void in it)
-        if best_trump:
-            takes = moves & trump & STRONGER[best]
-        else:
-            takes = (moves & led_mask & STRONGER[best]) | (moves & trump)
-        beaten = np.uint32(0)
-        if not last:
-            beaten = _above(opp_led if led_mask & trump else opp_ruff, trump)
-            if (led_mask & trump) == 0:
-                beaten |= led_mask if opp_ruff else _above(opp_led, led_mask)
-        partner_safe = not opp_holds and (beaten >> np.uint32(best)) & np.uint32(1) == 0
+        takes, beaten, partner_safe = _follow_masks(moves, last, led_mask, best, best_trump,
+                                                    trump, opp_holds, opp_led, opp_ruff)
     n_moves = 0
     m = moves
     while m:
@@ -1115,7 +1119,8 @@ _KERNELS = ("_scratch", "_row_buffers", "_search", "_endgame", "_points_left",
             "_enter_trick", "_mtd", "_row_setup", "_solve_rows", "_card_rows", "_root_moves")
 _INLINED = ("popcount32", "_low_index", "_high_index", "_legal_now", "_add_card",
             "_moves", "_order", "_ordered_moves", "_tt_index", "_tt_probe", "_tt_store",
-            "_sure_trump_points", "_suits_held", "_last_trick", "_endgame_first", "_above")
+            "_sure_trump_points", "_suits_held", "_last_trick", "_endgame_first", "_above",
+            "_lead_masks", "_follow_masks")
 
 
 def _kernels() -> None:
