@@ -148,9 +148,18 @@ def _tt_probe(tt, idx, hands, n, meta):
     return np.int64(-1)
 
 
-def _tt_store(tt, idx, hands, n, meta, lo, hi, move, depth, gen):
-    """Keep the bounds of a position in bucket ``idx``: over its own slot if there, else over
-    a slot of an older deal, else over the shallower entry (a deeper one saved more work)."""
+def _tt_store(tt, idx, hands, n, meta, value, alpha, beta, lo, hi, move, depth, gen):
+    """Keep what a search of window [alpha, beta] returning ``value`` proved of a position
+    (its bounds ``lo``, ``hi`` before, tightened) in bucket ``idx``: over its own slot if
+    there, else over a slot of an older deal, else over the shallower entry (a deeper one
+    saved more work)."""
+    if value <= alpha:
+        hi = min(hi, value)
+    elif value >= beta:
+        lo = max(lo, value)
+    else:
+        lo = value
+        hi = value
     victim = _tt_probe(tt, idx, hands, n, meta)
     if victim < 0:
         victim_depth = np.int64(1 << 30)
@@ -448,16 +457,8 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
                 if popcount32(hands[leader]) <= ENDGAME_TRICKS:
                     ret = _endgame(hands, n, leader, trump, team, seat_of, pts, ctx, tw, alpha,
                                    beta)
-                    if ret <= alpha:
-                        hi = min(hi, ret)
-                    elif ret >= beta:
-                        lo = max(lo, ret)
-                    else:
-                        lo = ret
-                        hi = ret
-                    _tt_store(tt, idx, hands, n, meta, lo, hi, NO_MOVE,
-                              popcount32(hands[leader]),
-                              np.uint32(ctx[CTX_GEN]))
+                    _tt_store(tt, idx, hands, n, meta, ret, alpha, beta, lo, hi, NO_MOVE,
+                              popcount32(hands[leader]), np.uint32(ctx[CTX_GEN]))
                     continue
             seat = seat_of[leader * n + k]
             hand = hands[seat]
@@ -498,16 +499,8 @@ def _search(hands, k, leader, led_mask, best, best_pos, best_trump, table, table
             if fr[d, F_A] >= fr[d, F_B] or fr[d, F_I] == fr[d, F_NM]:
                 value = fr[d, F_VALUE]
                 if fr[d, F_K] == 0:
-                    lo, hi = fr[d, F_LO], fr[d, F_HI]
-                    if value <= fr[d, F_ALPHA]:
-                        hi = min(hi, value)
-                    elif value >= fr[d, F_BETA]:
-                        lo = max(lo, value)
-                    else:
-                        lo = value
-                        hi = value
-                    idx = fr[d, F_IDX]
-                    _tt_store(tt, fr[d, F_IDX], hands, n, np.uint32(fr[d, F_META]), lo, hi,
+                    _tt_store(tt, fr[d, F_IDX], hands, n, np.uint32(fr[d, F_META]), value,
+                              fr[d, F_ALPHA], fr[d, F_BETA], fr[d, F_LO], fr[d, F_HI],
                               fr[d, F_BMOVE], popcount32(hands[fr[d, F_LEADER]]),
                               np.uint32(ctx[CTX_GEN]))
                 ret = value
