@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, StepState
+from tests.extras import require_rl
 
 PASS, BET = 0, 1
 
@@ -121,8 +122,11 @@ def kuhn_spec():
                            steps=lambda config, **extra: KuhnGame(config))
 
 
+@pytest.mark.extras
 def test_env_check_passes_on_kuhn_poker():
-    check = pytest.importorskip("simulators.core.rl.check")
+    require_rl()
+    from simulators.core.rl import check
+
     results = check.run_checks(kuhn_spec(), games=20)
     assert [r.name for r in results] == [
         "pettingzoo.api_test", "pettingzoo.seed_test", "pettingzoo.rewards",
@@ -135,8 +139,9 @@ def test_env_check_passes_on_kuhn_poker():
                                   "reduced variant (the default options)")
 
 
+@pytest.mark.extras
 def test_openspiel_cfr_plus_reaches_kuhns_value():
-    pytest.importorskip("pyspiel")
+    require_rl()
     import pyspiel
 
     from simulators.core.rl.openspiel import load
@@ -152,8 +157,9 @@ def test_openspiel_cfr_plus_reaches_kuhns_value():
     assert pyspiel.exploitability(game, policy) < 2e-3
 
 
+@pytest.mark.extras
 def test_pettingzoo_reset_seeds_the_deal_from_a_seed_sequence():
-    pytest.importorskip("pettingzoo")
+    require_rl()
     from simulators.core.rl.pettingzoo import StepEnv
 
     env = StepEnv(kuhn_spec())
@@ -171,8 +177,9 @@ def test_pettingzoo_reset_seeds_the_deal_from_a_seed_sequence():
     assert env.observe("player_1")["action_mask"].tolist() == [0, 0]  # not his turn
 
 
+@pytest.mark.extras
 def test_pettingzoo_rewards_are_the_returns_at_the_end():
-    pytest.importorskip("pettingzoo")
+    require_rl()
     from simulators.core.rl.pettingzoo import StepEnv
 
     env = StepEnv(kuhn_spec())
@@ -187,9 +194,9 @@ def test_pettingzoo_rewards_are_the_returns_at_the_end():
     assert env.state.cards == cards
 
 
+@pytest.mark.extras
 def test_env_check_cli(capsys, monkeypatch):
-    pytest.importorskip("pyspiel")
-    pytest.importorskip("pettingzoo")
+    require_rl()
     from analysis.cli import main
     from simulators.core.game import game_names, get_game
     from simulators.core.steps import make_step_game

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("pyspiel")
+from tests.extras import require_rl
+
+pytestmark = pytest.mark.extras
+
+
+@pytest.fixture(autouse=True)
+def _needs_rl():
+    require_rl()
 
 
 def test_reduced_deal_matches_the_solvers_deal_spec():
