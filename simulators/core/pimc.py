@@ -403,12 +403,19 @@ def card_play(obs, choose_row) -> np.ndarray:
 
 
 def only_move(pos) -> int:
-    """The one card worth playing when every legal card of the player to move is equivalent
-    to one other (same points, no live card between them: the same in every world), else -1."""
+    """The one card worth playing when, in **every** world, the search would try that card
+    alone (every other legal card equivalent to it there), else -1.
+
+    Judged world by world: two cards with no live card between them in one world need not be
+    equivalent in another, where an unseen card between them sits in another hand (with 3 or
+    5 players a defender cannot see the espion), so one world cannot speak for all."""
     from simulators.core import double_dummy
 
-    moves = int(double_dummy.searched_moves(pos.take(slice(0, 1)))[0])
-    return moves.bit_length() - 1 if moves & (moves - 1) == 0 else -1
+    moves = double_dummy.searched_moves(pos)
+    first = int(moves[0])
+    if first & (first - 1) or (moves != moves[0]).any():
+        return -1
+    return first.bit_length() - 1
 
 
 # ---------------------------------------------------------------- odds under stronger play
@@ -430,6 +437,25 @@ def check_strength_question(play: str | None, worlds) -> None:
         parse_plays(play)
     if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 1000:
         raise ValueError(f"worlds must be an integer in 1..1000, got {worlds!r}")
+
+
+PIMC_DEALS_PER_CHUNK_AT_8_WORLDS = 8
+"""An odds question under ``--play pimc`` plays about one deal a second at 8 worlds
+(docs/strong_players.md): chunks of 8 deals keep the bar moving every few seconds."""
+DOUBLE_DUMMY_DEALS_PER_CHUNK = 200
+
+
+def odds_units_per_chunk(question) -> int | None:
+    """Deals per chunk of an odds question whose ``play`` names a costly way of playing (the
+    smallest of theirs), so that the progress bar moves and ``--n-jobs`` shares even a small
+    question; None when only the policies play."""
+    plays = () if question.play is None else parse_plays(question.play)
+    sizes = []
+    if "pimc" in plays:  # the cost grows with the worlds of each decision
+        sizes.append(max(1, PIMC_DEALS_PER_CHUNK_AT_8_WORLDS * 8 // int(question.worlds)))
+    if "double-dummy" in plays:
+        sizes.append(DOUBLE_DUMMY_DEALS_PER_CHUNK)
+    return min(sizes, default=None)
 
 
 def strength_reference(play: str | None, default: str) -> str:

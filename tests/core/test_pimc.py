@@ -979,3 +979,58 @@ def test_odds_bad_play_is_one_line_and_exit_2(capsys, plays):
     err = capsys.readouterr().err
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "play" in err, err
+
+
+def _bianco_mano_worlds(hand_texts: list[str]) -> dd.Position:
+    """3-player positions, one per world: dominant R, seat 2 (the taker, side 0) led 3R, seat 0
+    followed 4R, seat 1 to play 6R or 8R (BM-8: he must follow)."""
+    from simulators.bianco_mano import solver as bm_solver
+
+    dominant = bm_rules.parse_family("R")
+    hands = [[mask_of(bm_rules.parse_cards(h)) for h in text.split(";")] for text in hand_texts]
+    trick = bm_rules.parse_cards("3R 4R") + [-1]
+    return dd.position(np.array(hands, np.uint32), 2, np.uint32(SUIT_MASK[dominant]),
+                       bm_engine.DUTIES, card_points=bm_solver.card_points(dominant),
+                       team=[1, 1, 0], direction=dd.CLOCKWISE, trick=[trick] * len(hand_texts))
+
+
+def test_only_move_is_judged_in_every_world_not_the_first():
+    """6R and 8R are equivalent where 7R is out of play, not where the unseen espion's 7R is
+    in the taker's hand (issue 34: a defender of 3 cannot see the espion, BM-4)."""
+    equal = "2B 6V; 6R 8R 3V; 5R 4B"  # 6R and 8R both give the taker 15
+    apart = "4B 6V; 6R 8R 3V; 7R 2B"  # 19 after 6R, 13 after 8R
+    six, eight = bm_rules.parse_card("6R"), bm_rules.parse_card("8R")
+    assert pimc.only_move(_bianco_mano_worlds([equal])) in (six, eight)
+    assert pimc.only_move(_bianco_mano_worlds([apart])) == -1
+    assert pimc.only_move(_bianco_mano_worlds([equal, apart])) == -1
+    assert pimc.only_move(_bianco_mano_worlds([equal, equal])) >= 0
+
+
+def test_forced_card_case_is_decided_by_the_worlds_mean():
+    """With both worlds the defender's card comes from the mean over them: 6R gives the taker
+    (15 + 19) / 2 = 17, 8R (15 + 13) / 2 = 14, so the defender plays 8R."""
+    pos = _bianco_mano_worlds(["2B 6V; 6R 8R 3V; 5R 4B", "4B 6V; 6R 8R 3V; 7R 2B"])
+    values = dd.card_values(pos).astype(np.float64)
+    six, eight = bm_rules.parse_card("6R"), bm_rules.parse_card("8R")
+    assert values[:, six].tolist() == [15, 19] and values[:, eight].tolist() == [15, 13]
+    assert pimc.only_move(pos) == -1
+    mean = values.mean(axis=0)
+    assert min((six, eight), key=lambda c: mean[c]) == eight
+
+
+@pytest.mark.parametrize(("play", "worlds", "chunk"), [
+    (None, 8, 10_000), ("heuristic", 8, 10_000), ("heuristic,double-dummy", 8, 200),
+    ("heuristic,pimc,double-dummy", 8, 8), ("pimc", 2, 32), ("pimc", 100, 1)])
+def test_odds_under_strong_play_runs_in_small_chunks(play, worlds, chunk):
+    """An odds question played by PIMC (about a deal a second) or double-dummy is cut into
+    chunks of seconds, so its progress bar moves (issue 34); the policies alone keep the
+    study's default (a fifth of the unit's 50,000)."""
+    from analysis.experiment import Experiment
+    from analysis.odds import OddsStudy
+
+    for game in (MA_GAME, BM_GAME):
+        hand = {"hand": "10P AP RP 9P 10C 7C AK 8T"} if game is MA_GAME else {
+            "hand": "1R 2R 3B 8V 2J", "turned": "4R"}
+        question = game.odds.question(**hand, play=play, worlds=worlds)
+        study = OddsStudy(Experiment.create(game, size=400), question)
+        assert study.default_chunk == chunk
