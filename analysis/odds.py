@@ -41,6 +41,13 @@ class OddsStudy(Study):
     def settings(self) -> dict[str, Any]:
         return {"question": dataclasses.asdict(self.question)}
 
+    @property
+    def default_chunk(self) -> int:
+        """The study's default, or fewer deals when the question's play is costly."""
+        costly = self.base.game.odds.units_per_chunk
+        hint = costly(self.question) if costly is not None else None
+        return super().default_chunk if hint is None else min(super().default_chunk, hint)
+
     def reduce_chunk(self, first: int, count: int) -> dict[str, float]:
         exp = self.base
         hook = exp.game.odds

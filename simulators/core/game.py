@@ -281,6 +281,9 @@ class Odds:
     cards : the question's card arguments, ``{field: CardArgument}``: how each
         is read and written back in canonical notation, so the command echoes
         what it understood (the one card-notation contract, docs/cards.md).
+    units_per_chunk : ``units_per_chunk(question) -> int | None``: deals per chunk
+        of a question whose play is costly (a strong player at every seat), so
+        the progress bar moves every few seconds; None: the unit's default.
     """
 
     question: type
@@ -290,6 +293,7 @@ class Odds:
     reference: str | None | Callable[[Any], str | None] = None
     exact: Callable[[Any, Any], list[dict]] | None = None
     cards: Mapping[str, CardArgument] = field(default_factory=dict)
+    units_per_chunk: Callable[[Any], int | None] | None = None
 
     def reference_for(self, question) -> str | None:
         """The decision the others are paired against for ``question``."""

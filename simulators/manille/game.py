@@ -16,6 +16,7 @@ from simulators.core.pimc import (
     PLAY_DOC,
     WORLDS_DOC,
     check_strength_question,
+    odds_units_per_chunk,
     parse_plays,
     strength_reference,
 )
@@ -210,7 +211,8 @@ def _odds_reference(question: OddsQuestion) -> str:
 
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=_odds_metrics,
-            describe=describe_odds, reference=_odds_reference, cards={
+            describe=describe_odds, reference=_odds_reference,
+            units_per_chunk=odds_units_per_chunk, cards={
                 "hand": CardArgument(R.parse_cards, R.format_cards, "10P AP RP 9P 10C 7C AK 8T")})
 
 
