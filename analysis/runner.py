@@ -453,8 +453,11 @@ def check_writable(path: Path) -> None:
 
 
 def _prepare(job: _Job, out_dir: Path, chunk_size: int | None) -> _Plan:
-    """Create or reopen a run directory; refuse one that holds another experiment or study."""
-    tables = job.parts
+    """Create or reopen a run directory; refuse one that holds another experiment or study.
+
+    The directory is made absolute first: the workers write their parts there, and a worker
+    process of a pool started earlier may sit in another working directory."""
+    tables, out_dir = job.parts, Path(out_dir).absolute()
     if (out_dir / MANIFEST).exists():
         return _reopen(job, out_dir, chunk_size)
     chunk_size = job.default_chunk if chunk_size is None else chunk_size

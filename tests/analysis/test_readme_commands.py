@@ -2,6 +2,9 @@
 
 The README says that ``TAPISVERT_SCALE`` multiplies every size; the commands
 run with ``TAPISVERT_SCALE=0.01`` so the whole set takes seconds, not hours.
+Each ``tapisvert`` line runs through :func:`analysis.cli.main` in this process
+(tests/cli_run.py: the same code as the entry point, without a new interpreter
+per line); the slow conformance line runs as the shell would.
 Commands that are not ``tapisvert`` itself are listed in ``NOT_RUN_HERE``
 with the reason (and where they are exercised instead).
 """
@@ -14,6 +17,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import run_cli
 
 README = Path(__file__).parents[2] / "README.md"
 SCALE = "0.01"
@@ -72,7 +77,7 @@ def test_every_readme_command_is_run_or_accounted_for():
 
 @pytest.mark.parametrize("command", tapisvert_commands())
 def test_readme_command(command, tmp_path):
-    done = run_here(command, tmp_path)
+    done = run_cli(command, tmp_path, env={"TAPISVERT_SCALE": SCALE, "TAPISVERT_DEBUG": None})
     assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr
     words = command.split()
