@@ -1,6 +1,6 @@
-"""The README's Dask cluster recipe, run on this machine: a scheduler, two workers, the sweep.
+"""The Dask cluster recipe of docs/cli.md, run on this machine: a scheduler, two workers, the sweep.
 
-The commands are read from the README's ``sh`` block under "Running a study
+The commands are read from docs/cli.md's ``sh`` block under "Running a study
 on a Dask cluster", the scheduler's address put in place of ``SCHEDULER`` and
 the sizes scaled down; the sweep must give the table of a local run.
 """
@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).parents[2] / "README.md"
+GUIDE = Path(__file__).parents[2] / "docs" / "cli.md"
 
 
 def recipe() -> list[str]:
-    section = README.read_text().split("### Running a study on a Dask cluster", 1)[1]
+    section = GUIDE.read_text().split("## Running a study on a Dask cluster", 1)[1]
     block = re.search(r"```sh\n(.*?)```", section, flags=re.S).group(1)
     return [line.split("#", 1)[0].strip() for line in block.splitlines() if line.strip()]
 
