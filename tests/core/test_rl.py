@@ -206,7 +206,11 @@ def test_env_check_cli(capsys, monkeypatch):
     with_steps.sort(key=lambda n: make_step_game(get_game(n)).info.max_game_length)
     without = [n for n in game_names() if get_game(n).steps is None]
     assert main(["env-check", with_steps[0], "--games", "5"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
+    # each check says when it starts (a check may take half a minute): stderr, not the output
+    started = [line.split(": ", 1)[1] for line in captured.err.splitlines()]
+    assert started[:2] == ["pettingzoo.api_test (1/7)...", "pettingzoo.seed_test (2/7)..."]
     assert len(out) == 8 and all(line.startswith("PASS ") for line in out[:7])
     if without:
         assert main(["env-check", without[0]]) == 2

@@ -32,6 +32,7 @@ import contextlib
 import io
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,10 +87,11 @@ def _run(name: str, function) -> CheckResult:
     return CheckResult(name, passed, detail, time.perf_counter() - start)
 
 
-def run_checks(game, options: dict | None = None, games: int = 100,
-               seed: int = 2026) -> list[CheckResult]:
+def run_checks(game, options: dict | None = None, games: int = 100, seed: int = 2026,
+               progress: Callable[[str], None] | None = None) -> list[CheckResult]:
     """Every check of the module docstring on ``game`` (a Game with ``steps``) with
-    ``options``; ``games`` random units per simulation check."""
+    ``options``; ``games`` random units per simulation check. ``progress(message)`` is told
+    which check starts (some take a minute on a long game)."""
     options = dict(options or {})
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
@@ -101,22 +103,27 @@ def run_checks(game, options: dict | None = None, games: int = 100,
     def env():
         return StepEnv(step_game)
 
-    results = [
-        _run("pettingzoo.api_test", lambda: _api(env)),
-        _run("pettingzoo.seed_test", lambda: _seed(env)),
-        _run("pettingzoo.rewards", lambda: _rewards(env, games, seeds[0])),
-        _run("openspiel.random_sim", lambda: _random_sim(spiel, games)),
-        _run("openspiel.state_api", lambda: _state_api(spiel, step_game, games, seeds[1])),
-        _run("openspiel.serialize", lambda: _serialize(spiel, max(1, games // 10), seeds[2])),
+    checks = [
+        ("pettingzoo.api_test", lambda: _api(env)),
+        ("pettingzoo.seed_test", lambda: _seed(env)),
+        ("pettingzoo.rewards", lambda: _rewards(env, games, seeds[0])),
+        ("openspiel.random_sim", lambda: _random_sim(spiel, games)),
+        ("openspiel.state_api", lambda: _state_api(spiel, step_game, games, seeds[1])),
+        ("openspiel.serialize", lambda: _serialize(spiel, max(1, games // 10), seeds[2])),
     ]
     reduced = type(step_game).reduced
+    if reduced is not None:
+        small = {**options, **reduced}
+        checks.append(("openspiel.all_states",
+                       lambda: _all_states(pyspiel.load_game(name, small), small)))
+    results = []
+    for i, (check, function) in enumerate(checks, 1):
+        if progress is not None:
+            progress(f"{check} ({i}/{len(checks)})...")
+        results.append(_run(check, function))
     if reduced is None:
         results.append(CheckResult("openspiel.all_states", True,
                                    "skipped: the game declares no reduced variant"))
-    else:
-        small = {**options, **reduced}
-        results.append(_run("openspiel.all_states",
-                            lambda: _all_states(pyspiel.load_game(name, small), small)))
     return results
 
 
