@@ -862,7 +862,9 @@ def cmd_env_check(args: argparse.Namespace) -> str:
     except ImportError as error:  # the [rl] extra is missing: the message says how to add it
         raise UsageError(str(error)) from None
     started = time.perf_counter()
-    results = run_checks(game, options, games=args.games, seed=args.seed)
+    results = run_checks(game, options, games=args.games, seed=args.seed,
+                         progress=lambda message: print(f"  {game.name}: {message}",
+                                                        file=sys.stderr, flush=True))
     failed = [r.name for r in results if not r.passed]
     args.exit_status = 1 if failed else 0
     if args.json:
