@@ -4,7 +4,6 @@ kill -9 and resume; machine-readable output; sums that match the arrays they rep
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from analysis import stats
 from analysis.compare import compare, compare_study, sweep
 from analysis.experiment import Experiment
 from analysis.runner import map_chunks
+from tests.cli_run import run_cli
 
 HERE = Path(__file__).parent
 
@@ -186,8 +186,8 @@ def test_sequential_compare_stops_at_the_same_checkpoint_for_any_n_jobs(tmp_path
     assert len(kept) == paired["n"] // 2_000  # what a wave played beyond it is forgotten
 
 
-def test_json_output_of_every_study_command():
-    env = {**os.environ, "TAPISVERT_SCALE": "0.05"}
+def test_json_output_of_every_study_command(tmp_path):
+    env = {"TAPISVERT_SCALE": "0.05", "TAPISVERT_DEBUG": None}
     runs = {
         "compare": ["compare", "manille", "--b-param", "contre_threshold=200", "--deals",
                     "100000"],
@@ -197,8 +197,7 @@ def test_json_output_of_every_study_command():
     }
     docs = {}
     for name, args in runs.items():
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", *args, "--json"],
-                              capture_output=True, text=True, env=env, timeout=900)
+        done = run_cli([*args, "--json"], tmp_path, env=env)
         assert done.returncode == 0, done.stderr
         docs[name] = json.loads(done.stdout)
         assert set(docs[name]) >= {"rows", "experiment", "seconds"}

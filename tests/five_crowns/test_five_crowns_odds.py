@@ -4,8 +4,6 @@ simulated ones, the notebook's question answered by the command's function."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -22,6 +20,7 @@ from simulators.five_crowns.odds import (
     read_question,
     throw_choices,
 )
+from tests.cli_run import run_cli
 
 
 def brute_force_out_chance(round_no: int, hand: str, discard: str | None, seen: str = ""
@@ -101,10 +100,9 @@ def test_bad_questions_are_refused(question, words):
         read_question(OddsQuestion(**question), 4)
 
 
-def test_the_issue_command_gives_paired_rows_as_json():
-    done = subprocess.run([sys.executable, "-m", "analysis.cli", "odds", "five-crowns", "--round",
-                           "5", "--hand", "JH JD 8C 9C KS 4H 3C", "--discard", "10C", "--json",
-                           "--rounds", "4000"], capture_output=True, text=True, timeout=900)
+def test_the_issue_command_gives_paired_rows_as_json(tmp_path):
+    done = run_cli(["odds", "five-crowns", "--round", "5", "--hand", "JH JD 8C 9C KS 4H 3C",
+                    "--discard", "10C", "--json", "--rounds", "4000"], tmp_path)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     paired = [r for r in doc["rows"] if r["decision"] == "take - draw"]
