@@ -12,6 +12,8 @@ therefore costs no numba import and no compilation.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections.abc import Iterable, MutableMapping
 
@@ -46,4 +48,24 @@ def jit_once(namespace: MutableMapping, names: Iterable[str], inline: Iterable[s
             # compiled twin: keep it (which module compiles first depends on use order)
             if not hasattr(namespace[name], "py_func"):
                 namespace[name] = numba.njit(cache=True, nogil=True)(namespace[name])
+        if not all(_on_disk(namespace[name]) for name in names):
+            _announce(f"compiling {key}'s kernels (once per install: later runs load them "
+                      "from numba's cache)...")
         _COMPILED.add(key)
+
+
+def _on_disk(kernel) -> bool:
+    """Whether numba's on-disk cache holds an index for ``kernel`` (True when unknown: numba's
+    cache layout is its own, and a wrong guess must never cost more than a missing line)."""
+    try:
+        return os.path.exists(kernel._cache._cache_file._index_path)
+    except AttributeError:
+        return True
+
+
+def _announce(message: str) -> None:
+    """Say on a terminal what happens before the first unit (a cold compile takes seconds
+    to a quarter of a minute); silent when stderr is a file or a pipe, as progress bars are."""
+    stream = sys.stderr
+    if stream is not None and stream.isatty():
+        print(f"tapisvert: {message}", file=stream, flush=True)

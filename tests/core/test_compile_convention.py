@@ -10,6 +10,7 @@ interpreter (this test process has long imported numba).
 from __future__ import annotations
 
 import importlib.util
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -78,3 +79,40 @@ def test_a_kernel_imported_already_compiled_is_kept():
                          cwd=ROOT, timeout=600)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _kernel_never_compiled(x):
+    return x + 1
+
+
+def test_a_cold_compile_is_announced_on_a_terminal(monkeypatch, tmp_path):
+    """Work before the first unit says what it is (issue 34): a kernel with nothing in numba's
+    cache is announced on a terminal, and not announced once it is cached or off a terminal."""
+    from simulators.core import jit
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache: a cold compile
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    namespace = {"__name__": "tests.cold_module", "kernel": _kernel_never_compiled}
+    jit.jit_once(namespace, ("kernel",))
+    assert terminal.getvalue() == ("tapisvert: compiling tests.cold_module's kernels (once per "
+                                   "install: later runs load them from numba's cache)...\n")
+    assert namespace["kernel"](1) == 2  # compiles, and writes the cache
+    monkeypatch.setattr(jit, "_COMPILED", set())
+    again = _Terminal()
+    monkeypatch.setattr(sys, "stderr", again)
+    namespace = {"__name__": "tests.cold_module", "kernel": _kernel_never_compiled}
+    jit.jit_once(namespace, ("kernel",))
+    assert again.getvalue() == ""
+    monkeypatch.setattr(jit, "_COMPILED", set())
+    piped = io.StringIO()  # not a terminal: a cold compile stays silent, as progress bars do
+    monkeypatch.setattr(sys, "stderr", piped)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other"))
+    jit.jit_once({"__name__": "tests.cold_module", "kernel": _kernel_never_compiled},
+                 ("kernel",))
+    assert piped.getvalue() == ""
