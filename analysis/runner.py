@@ -519,8 +519,10 @@ def _progress_bar(plan: _Plan, progress: bool | None):
 
     done = sum(plan.bounds(c)[1] for c in range(plan.n_chunks) if plan.done(c))
     enabled = sys.stderr.isatty() if progress is None else progress
+    # k/M only for large runs: a small costly run reads "16/400 deals", not "16.0/400"
     return tqdm(total=plan.job.size, initial=done, unit=plan.job.unit.singular,
-                unit_scale=True, disable=not enabled, desc=plan.job.label, file=sys.stderr)
+                unit_scale=plan.job.size >= 10_000, disable=not enabled, desc=plan.job.label,
+                file=sys.stderr)
 
 
 def _register_loky_backend() -> str:
