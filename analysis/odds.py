@@ -138,6 +138,13 @@ def odds(experiment: Experiment, question, confidence: float = 0.95, *,
     return pl.concat([table, exact])
 
 
+def verdict(experiment: Experiment, question, table: pl.DataFrame) -> str | None:
+    """The game's one-line reading of an odds table (the best decision), or None where its
+    hook declares none."""
+    hook = experiment.game.odds
+    return None if hook.verdict is None else hook.verdict(experiment.config, question, table)
+
+
 def odds_table(metrics: Sequence[tuple[str, Metric]], table: pl.DataFrame,
                reference: str | None = None, confidence: float = 0.95) -> pl.DataFrame:
     """The odds table of one hook table (what :func:`odds` gives, without the executor)."""

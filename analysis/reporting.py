@@ -16,8 +16,10 @@ the game's name with ``-`` → ``_``), found by that convention. It defines
     functions ``build(runs, ctx) -> Section``, one per question; ``runs``
     maps each run name to its finished :class:`~analysis.runner.RunResult`
     (``runs["deals4"].table("deals")``). A section computes its tidy
-    summary, display tables (``pct``, ``num``…), one figure (``new_figure``,
-    ``png``) and its findings (sentences). Every rate and mean of a summary
+    summary, display tables (``pct``, ``num``…; a table whose caption states
+    its sample size carries it as ``Table.n`` and writes the caption from it
+    with ``sample_text``), one figure (``new_figure``, ``png``) and its
+    findings (sentences). Every rate and mean of a summary
     is one of the game's declared metrics (``simulators/<game>/metrics.py``)
     evaluated by :func:`metric_rows` — grouped with ``by=`` ("take rate by
     position"), cluster-robust with ``cluster=`` — so a report and
@@ -45,6 +47,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -69,10 +72,23 @@ from simulators.core.game import Game, Metric, games, get_game
 
 @dataclass(frozen=True)
 class Table:
-    """A display table (strings) with its caption."""
+    """A display table (strings) with its caption.
+
+    ``n`` is the sample size behind the cells, as data: one count, or one per group of
+    rows (``{"3 players": 300, "4 players": 1600}``) where they may differ. A caption
+    stating a sample size writes it from ``n`` with :func:`sample_text`, so the two cannot
+    drift apart; :func:`caption_sizes` reads it back for the tests.
+    """
 
     caption: str
     frame: pl.DataFrame
+    n: int | Mapping[str, int] | None = None
+
+    def sizes(self) -> set[int]:
+        """The sample sizes ``n`` holds (none when it is not given)."""
+        if self.n is None:
+            return set()
+        return {int(v) for v in (self.n.values() if isinstance(self.n, Mapping) else [self.n])}
 
 
 @dataclass(frozen=True)
@@ -241,9 +257,13 @@ def finite(*values: float) -> bool:
 
 
 def pct(e: Estimate, digits: int = 1) -> str:
-    """A rate: '70.8% [70.5, 71.1]'."""
+    """A rate: '70.8% [70.5, 71.1]'; below 0.1% with two significant digits
+    ('0.0050% [0.0010, 0.0200]'), so a rare event does not read 0.0% [0.0, 0.0]."""
     if not finite(e.value, e.low, e.high):
         return "–"
+    small = 100 * abs(e.value or e.high)  # the value's digits, or the bound's when it is 0
+    if 0 < small < 0.1:
+        digits = max(digits, 1 - math.floor(math.log10(small)))
     return (f"{100 * e.value:.{digits}f}% [{100 * e.low:.{digits}f}, "
             f"{100 * e.high:.{digits}f}]")
 
@@ -275,6 +295,33 @@ def policy_text(game: Game, policy) -> str:
 def fmt_count(value: float) -> str:
     """A count with thousands separators: '1,000,000'."""
     return f"{int(value):,}"
+
+
+def sample_text(n: int | Mapping[str, int], unit: str, each: str = "") -> str:
+    """A table's sample size for its caption: 'n=1,600 deals per player count' when every
+    group has the same (``each`` names the group), else one per group: '3 players n=300,
+    4 players n=1,600 deals'."""
+    sizes = dict(n) if isinstance(n, Mapping) else {"": n}
+    if len(set(sizes.values())) == 1:
+        return " ".join(filter(None, [f"n={fmt_count(next(iter(sizes.values())))}", unit, each]))
+    return ", ".join(f"{k} n={fmt_count(v)}" for k, v in sizes.items()) + f" {unit}"
+
+
+def group_sizes(summary: pl.DataFrame, by: str | Sequence[str], label: str = "{}"
+                ) -> dict[str, int]:
+    """Each group's sample size in a tidy summary (its largest ``n``), keyed by ``label``
+    formatted with the group's values: a table's ``n`` per group, in order."""
+    by = [by] if isinstance(by, str) else list(by)
+    sizes = summary.group_by(by, maintain_order=True).agg(pl.col("n").max())
+    return {label.format(*r[:-1]): int(r[-1]) for r in sizes.iter_rows()}
+
+
+_STATED_N = re.compile(r"\bn ?= ?(\d[\d,]*)")
+
+
+def caption_sizes(caption: str) -> set[int]:
+    """The sample sizes a caption states ('n=1,600', 'n = 300')."""
+    return {int(m.replace(",", "")) for m in _STATED_N.findall(caption)}
 
 
 def formatted(percent: bool = True, digits: int = 1) -> pl.Expr:
@@ -601,9 +648,9 @@ def measured_commands(pieces: dict[str, dict]) -> Table:
 
 def not_measured(subject: str, units: str, command: str) -> tuple[Table, str]:
     """What a section shows while its shipped figures are missing: how to make them."""
-    return (Table(f"{subject}: not measured yet (n=0 {units}); the figures are made by this "
-                  "command and shipped with the package.",
-                  pl.DataFrame({"status": ["not measured yet"], "command": [command]})),
+    return (Table(f"{subject}: not measured yet ({sample_text(0, units)}); the figures are "
+                  "made by this command and shipped with the package.",
+                  pl.DataFrame({"status": ["not measured yet"], "command": [command]}), n=0),
             f"{subject} have not been measured yet: run '{command}'.")
 
 

@@ -29,6 +29,7 @@ from analysis.reporting import (
     Table,
     compared_rows,
     estimate_row,
+    group_sizes,
     measured_commands,
     measured_pieces,
     metric_rows,
@@ -41,6 +42,7 @@ from analysis.reporting import (
     policy_text,
     read_measured,
     row_estimate,
+    sample_text,
 )
 from simulators.bango import metrics as BM
 from simulators.bango import rules as R
@@ -125,21 +127,22 @@ def section_scores(games_by_n: dict[int, pl.DataFrame], removed: dict[int, int])
     ax.set_xlabel("score (BG-8)")
     ax.set_ylabel("share of players")
     ax.legend(fontsize=8)
-    n_games = games_by_n[PLAYER_COUNTS[0]]["game_id"].n_unique()
+    sizes = {f"{n} players": games["game_id"].n_unique() for n, games in games_by_n.items()}
+    n_games = sample_text(sizes, "games", "each")
     lo = summary.filter(pl.col("metric") == "score per player").sort("players")
     findings = tuple(
         f"{r['players']} players (removed {removed[r['players']]}): {num(row_estimate(r), 2)} "
         "points per player" for r in lo.iter_rows(named=True))
     findings = ("Mean score per player by table size: " + "; ".join(findings) +
-                f" (n={n_games:,} games each).",)
+                f" ({n_games}).",)
     return Section(
         key="scores", title="a. Scores by player count: does each removal balance the game?",
         method="Whole games, the policy at every seat; BG-2's removal for each count "
                "(25/15/10/0). Mean scores with Student-t intervals; the winner's margin is the "
                "best score minus the second best.",
-        tables=(Table(f"Scores per player count (n={n_games:,} games each).", table),),
+        tables=(Table(f"Scores per player count ({n_games}).", table, n=sizes),),
         plot=Plot("a_scores.png", png(fig), f"Score distribution per player count, "
-                  f"n={n_games:,} games each."),
+                  f"{n_games}."),
         findings=findings, summary=summary)
 
 
@@ -164,7 +167,7 @@ def section_seats(games_by_n: dict[int, pl.DataFrame]) -> Section:
             lambda r: pct(row_estimate(r)), return_dtype=pl.String),
         seat=pl.col("order").map_elements(lambda o: "first" if o == 0 else f"first + {o}",
                                           return_dtype=pl.String),
-    ).pivot(on="players", index="seat", values="estimate")
+    ).pivot(on="players", index="seat", values="estimate").fill_null("–")  # no such seat
     table = table.rename({c: f"{c} players" for c in table.columns if c != "seat"})
     fig, (ax,) = new_figure(7, 3.2)
     width = 0.8 / len(PLAYER_COUNTS)
@@ -186,14 +189,15 @@ def section_seats(games_by_n: dict[int, pl.DataFrame]) -> Section:
             0, named=True)
         findings.append(f"{n} players: first player {pct(row_estimate(first))}, last "
                         f"{pct(row_estimate(last))} (fair {100 / n:.0f}%)")
-    n_games = int(shares["n"][0])
+    sizes = group_sizes(shares, "players", "{} players")
+    n_games = sample_text(sizes, "games", "per count")
     return Section(
         key="seats", title="b. Seat and first-player advantage",
         method="The games of section a; the first player is drawn at random (BG-2) and play "
                "goes clockwise; a k-way tie counts 1/k; Student-t intervals.",
-        tables=(Table(f"Win share by playing order (n={n_games:,} games per count).", table),),
+        tables=(Table(f"Win share by playing order ({n_games}).", table, n=sizes),),
         plot=Plot("b_seats.png", png(fig), f"Win share relative to fair by playing order, "
-                  f"n={n_games:,} games per count; bars: 95% t intervals."),
+                  f"{n_games}; bars: 95% t intervals."),
         findings=("Win share by playing order — " + "; ".join(findings) + ".",),
         summary=summary)
 
@@ -222,7 +226,8 @@ def section_explosions(turns_by_n: dict[int, pl.DataFrame]) -> Section:
     table = by_k.with_columns(
         estimate=pl.struct("value", "low", "high", "n").map_elements(
             lambda r: pct(row_estimate(r)), return_dtype=pl.String),
-    ).pivot(on="players", index="reveal", values="estimate").sort("reveal")
+    ).pivot(on="players", index="reveal", values="estimate").sort("reveal").fill_null(
+        "–")  # no turn of that player count reaches the k-th reveal
     table = table.rename({c: f"{c} players" for c in table.columns if c != "reveal"})
     fig, (ax,) = new_figure(7, 3.2)
     for n in PLAYER_COUNTS:
@@ -287,16 +292,16 @@ def section_sweep(runs: Runs, default: float) -> Section:
         part = scores.filter(pl.col("players") == n).sort("value", descending=True)
         top = part.row(0, named=True)
         best.append(f"{n} players: {top['threshold']:g} ({num(row_estimate(top), 2)} points)")
-    n_games = int(scores["n"][0])
+    sizes = group_sizes(scores, ["players", "threshold"], "{} players, threshold {:g}")
+    n_games = sample_text(sizes, "games", "per cell")
     return Section(
         key="threshold", title="d. When to stop drawing: the stop-threshold sweep",
         method="Seat 0 plays the heuristic with each stop threshold, the other seats the "
                "default heuristic, on the same decks (same seed) for every threshold; mean "
                "seat-0 score with Student-t intervals.",
-        tables=(Table(f"Seat 0 mean score per stop threshold (n={n_games:,} games per cell).",
-                      table),),
+        tables=(Table(f"Seat 0 mean score per stop threshold ({n_games}).", table, n=sizes),),
         plot=Plot("d_threshold.png", png(fig), f"Seat 0 score against the stop threshold, "
-                  f"n={n_games:,} games per point; dotted: the default threshold."),
+                  f"{n_games}; dotted: the default threshold."),
         findings=("Best stop threshold per player count — " + "; ".join(best) + ".",),
         summary=summary)
 
@@ -444,8 +449,9 @@ def section_optimal(runs: Runs, strength: dict | None = None) -> Section:
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xlabel("players")
     ax.set_ylabel("seat 0 score gain (paired)")
-    n_games = int(gains["n"][0])
-    tables = [Table(f"Optimal stopping at seat 0 (n={n_games:,} games per count).", table)]
+    sizes = group_sizes(gains, "players", "{} players")
+    n_games = sample_text(sizes, "games", "per count")
+    tables = [Table(f"Optimal stopping at seat 0 ({n_games}).", table, n=sizes)]
     findings = ["Optimal stopping gains " + "; ".join(
         f"{r['players']} players {num(row_estimate(r), 2, signed=True)}"
         for r in gains.iter_rows(named=True)) + " points per game over the threshold "
@@ -466,7 +472,7 @@ def section_optimal(runs: Runs, strength: dict | None = None) -> Section:
                "the heuristic at the other seats; bench/rollout_strength.py).",
         tables=(*tables, *tables_r),
         plot=Plot("g_optimal.png", png(fig), f"Paired score gain at seat 0: optimal stopping "
-                  f"(n={n_games:,} games per count) and the rollout (shipped figures); bars: "
+                  f"({n_games}) and the rollout (shipped figures); bars: "
                   "95% t intervals."),
         findings=(*findings, *findings_r),
         summary=summary)

@@ -29,6 +29,7 @@ from analysis.reporting import (
     find_estimate,
     finite,
     fmt_count,
+    group_sizes,
     headroom,
     json_number,
     measured_commands,
@@ -43,6 +44,7 @@ from analysis.reporting import (
     pp,
     read_measured,
     row_estimate,
+    sample_text,
     yerr,
 )
 from analysis.stats import Estimate
@@ -202,9 +204,9 @@ def table_take_by_position(summary: pl.DataFrame, n_players: int) -> Table:
     )
     return Table(
         f"Takes by the taker's position relative to the dealer, {n_players} players; "
-        f"shares are of all n={fmt_count(allpass.n)} deals, 'when asked' rates of the deals "
+        f"shares are of all {sample_text(allpass.n, 'deals')}, 'when asked' rates of the deals "
         "where the bidding reached that seat in that round (n per column).",
-        pl.DataFrame(rows),
+        pl.DataFrame(rows), n=allpass.n,
     )
 
 
@@ -348,9 +350,9 @@ def table_contracts(summary: pl.DataFrame) -> Table:
         )
     n = find_estimate(summary, metric="contract success (made or capo)").n
     return Table(
-        f"Contracts of taken deals, 4 players (n={fmt_count(n)} taken deals; the round rows "
+        f"Contracts of taken deals, 4 players ({sample_text(n, 'taken deals')}; the round rows "
         "are of the deals taken in that round).",
-        pl.DataFrame(rows),
+        pl.DataFrame(rows), n=n,
     )
 
 
@@ -464,15 +466,13 @@ def table_player_counts(summary: pl.DataFrame) -> Table:
             },
         }
     )
+    sizes = {f"{p} players": find_estimate(summary, players=p, metric="take rate").n
+             for p in players}
     return Table(
         "Take, all-pass, success and capo rates by player count; take and all-pass "
         "rates are of all deals, success and capo of taken deals (n in the last two "
-        "rows; n="
-        + ", ".join(
-            fmt_count(find_estimate(summary, players=p, metric="take rate").n) for p in players
-        )
-        + " deals).",
-        pl.DataFrame(rows),
+        f"rows; {sample_text(sizes, 'deals', 'per player count')}).",
+        pl.DataFrame(rows), n=sizes,
     )
 
 
@@ -555,7 +555,8 @@ def summarize_games(games_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
     ``group``: ``seat`` (index = seat), ``from first dealer`` (index = seats to
     the first dealer's left, 0 = the first dealer), ``first dealer - others``
     (score: the first dealer's score minus the mean of the other seats in the
-    same game, paired within games; win share: his win share), ``all seats``
+    same game, paired within games; win share: his win share), ``position - others``
+    (the same paired difference for every position from the first dealer), ``all seats``
     (score over every seat, intervals clustered by game, n = seat results).
     Win shares count a shared win as 1/n_winners.
     """
@@ -573,9 +574,13 @@ def summarize_games(games_by_n: dict[int, pl.DataFrame]) -> pl.DataFrame:
                                        axis=1)
         share = next(r for r in rows if r["players"] == n_players and r["index"] == 0
                      and r["group"] == "from first dealer" and r["metric"] == "win share")
+        others = (rel_score.sum(axis=1, keepdims=True) - rel_score) / (n_players - 1)
+        positions = [estimate_row(stats.paired_difference(rel_score[:, k], others[:, k]),
+                                  **keys, group="position - others", index=k, metric="score")
+                     for k in range(n_players)]
         rows += [
-            estimate_row(stats.paired_difference(rel_score[:, 0], rel_score[:, 1:].mean(axis=1)),
-                         **keys, group="first dealer - others", index=0, metric="score"),
+            *positions,
+            {**positions[0], "group": "first dealer - others"},
             {**share, "group": "first dealer - others"},
             *metric_rows({"score": M.GAME_SCORE}, games, cluster="game_id", **keys,
                          group="all seats", index=-1),
@@ -625,23 +630,20 @@ def tables_games(summary: pl.DataFrame) -> tuple[Table, ...]:
                 "equal share (1/n)": f"{100 / p:.1f}%",
             }
         )
-    n_text = ", ".join(
-        f"{p}p n="
-        f"{fmt_count(find_estimate(summary, players=p, group='seat', index=0, metric='score').n)}"
-        for p in players
-    )
+    sizes = {f"{p}p": find_estimate(summary, players=p, group="seat", index=0,
+                                    metric="score").n for p in players}
+    n_text = sample_text(sizes, "games", "per player count")
     return (
         Table(
             f"First dealer versus the other seats, points per 10-deal game, paired within "
-            f"games ({n_text} games).",
-            pl.DataFrame(head_rows),
+            f"games ({n_text}).",
+            pl.DataFrame(head_rows), n=sizes,
         ),
+        Table(f"By position relative to the first dealer ({n_text}).", pl.DataFrame(rel_rows),
+              n=sizes),
         Table(
-            f"By position relative to the first dealer ({n_text} games).", pl.DataFrame(rel_rows)
-        ),
-        Table(
-            f"By seat number ({n_text} games); ties share the win (1/n_winners).",
-            pl.DataFrame(seat_rows),
+            f"By seat number ({n_text}); ties share the win (1/n_winners).",
+            pl.DataFrame(seat_rows), n=sizes,
         ),
     )
 
@@ -706,21 +708,18 @@ def findings_games(summary: pl.DataFrame) -> tuple[str, ...]:
     for p in players:
         diff = find_estimate(summary, players=p, group="first dealer - others", metric="score")
         share = find_estimate(summary, players=p, group="first dealer - others", metric="win share")
-        rel = summary.filter(
-            (pl.col("players") == p)
-            & (pl.col("group") == "from first dealer")
-            & (pl.col("metric") == "score")
-        ).sort("value", descending=True)
-        best = rel.row(0, named=True)
+        rel = summary.filter((pl.col("players") == p) & (pl.col("group") == "position - others"))
+        apart = [f"{_first_dealer_label(r['index'], p)} {num(row_estimate(r), signed=True)}"
+                 for r in rel.iter_rows(named=True) if not r["low"] <= 0 <= r["high"]]
         out.append(
             f"{p} players: the first dealer scores {num(diff, signed=True)} points per game "
             f"relative to the mean of the other seats (paired, n={fmt_count(diff.n)} games) "
             "and wins "
             f"{pct(share)} of games against an equal share of {100 / p:.1f}%; "
-            + (f"the best position is {_first_dealer_label(best['index'], p)} with "
-               f"{best['value']:+.2f} points per game." if best["low"] > 0 else
-               "no position scores significantly more than the others (every interval "
-               "covers 0).")
+            + ("against the mean of the other seats (paired), every position's interval "
+               "covers 0." if not apart else
+               "against the mean of the other seats (paired), the interval excludes 0 for "
+               + "; ".join(apart) + f" ({len(apart)} of {p} positions).")
         )
     seat = summary.filter((pl.col("group") == "seat") & (pl.col("metric") == "score"))
     inside, total = 0, 0
@@ -728,6 +727,15 @@ def findings_games(summary: pl.DataFrame) -> tuple[str, ...]:
         overall = find_estimate(summary, players=r["players"], group="all seats", metric="score")
         inside += r["low"] <= overall.value <= r["high"]
         total += 1
+    means = summary.filter(pl.col("group") == "all seats").sort("players")
+    means = ", ".join(f"{p} players {v:+.2f}" for p, v in zip(means["players"], means["value"],
+                                                                strict=True))
+    out.append(
+        f"Every position's mean is offset from 0 by its table's all-seat mean ({means}) "
+        "because BM-10 is not zero-sum: a deal's score changes sum to +1 (made) or -1 (failed, "
+        "capo) with 4 players, and to 0 (made, failed) or -2 / -3 (capo) with 3 / 5 players; "
+        "so positions are compared with the other seats' mean, not with 0."
+    )
     out.append(
         "Seats differ only by whom the first-dealer draw (BM-2) picks, so seat effects should "
         f"be about zero: {inside} of {total} per-seat intervals contain their table's all-seat "
@@ -887,12 +895,13 @@ def tables_bonus(summary: pl.DataFrame) -> tuple[Table, ...]:
             "difference (on - off, paired)": "",
         },
     ]
-    sweep = []
+    sweep, swept = [], {}
     for d in sorted(set(summary.filter(pl.col("part") == "discount")["d"])):
 
         def f(metric: str, d=d) -> Estimate:
             return e(metric, d, "discount")
 
+        swept[f"d={d:g}"] = f("take rate").n
         sweep.append(
             {
                 "bonus_discount d": f"{d:g}",
@@ -908,15 +917,15 @@ def tables_bonus(summary: pl.DataFrame) -> tuple[Table, ...]:
     return (
         Table(
             f"Bonus off versus on, same deals and same policy (bonus_discount=0): the "
-            f"bidding is identical, only the +5 changes (n={fmt_count(n)} deals taken in both; "
-            f"the announced share is of taken deals).",
-            pl.DataFrame(rows),
+            f"bidding is identical, only the +5 changes ({sample_text(n, 'deals')} taken in "
+            f"both; the announced share is of taken deals).",
+            pl.DataFrame(rows), n=n,
         ),
         Table(
             f"Bonus on, take threshold lowered by d when holding both bonus cards, paired "
-            f"against d=0 on the same deals (n={fmt_count(e('take rate', 0.0, 'discount').n)} "
-            "deals per d; extra takes: deals passed at d=0 and taken at d).",
-            pl.DataFrame(sweep),
+            f"against d=0 on the same deals ({sample_text(swept, 'deals', 'per d')}; extra "
+            "takes: deals passed at d=0 and taken at d).",
+            pl.DataFrame(sweep), n=swept,
         ),
     )
 
@@ -1102,10 +1111,9 @@ def table_shuffling(
     return Table(
         "Never shuffling versus shuffling before every deal, 4 players, whole games; "
         "independent samples (different seeds). Rates are of all deals (all-pass, "
-        "take) or of taken deals; n="
-        + " / ".join(fmt_count(n_deals[a]) for a in SHUFFLE_ARMS)
-        + " deals. Differences use game-clustered Welch intervals.",
-        pl.DataFrame(rows),
+        f"take) or of taken deals; {sample_text(n_deals, 'deals', 'per arm')}. Differences "
+        "use game-clustered Welch intervals.",
+        pl.DataFrame(rows), n=n_deals,
     )
 
 
@@ -1325,12 +1333,13 @@ def tables_strength(summary: pl.DataFrame, pieces: dict[str, dict]) -> tuple[Tab
                 str(pieces[k].get("settings", {}).get("worlds", "–")) for k in gains["piece"]
             ],
         })
+        sizes = group_sizes(gains, "players", "{} players")
         tables.append(Table(
             f"PIMC's card play at seat 0 against the heuristic, paired on the same deals "
-            f"(n={fmt_count(gains['n'].max())} deals per player count): seat 0's BM-10 score "
+            f"({sample_text(sizes, 'deals', 'per player count')}): seat 0's BM-10 score "
             "change per deal, 95% t intervals; bidding, espion, call and announcement are the "
             "heuristic's, as are the other seats.",
-            frame,
+            frame, n=sizes,
         ))
     if not rates.is_empty():
         keys = list(dict.fromkeys(zip(rates["players"], rates["measure"], strict=True)))
@@ -1344,12 +1353,13 @@ def tables_strength(summary: pl.DataFrame, pieces: dict[str, dict]) -> tuple[Tab
                 pct(row_estimate(arm[k])) if k in arm else "–" for k in keys
             ]
             frame[f"n ({what})"] = [fmt_count(arm[k]["n"]) if k in arm else "–" for k in keys]
+        sizes = group_sizes(rates, "players", "{} players")  # the take rate's n: the deals
         tables.append(Table(
-            f"Every seat PIMC beside every seat heuristic on the same deals (n="
-            f"{fmt_count(rates['n'].max())} deals per arm; contract success and capo among "
+            f"Every seat PIMC beside every seat heuristic on the same deals "
+            f"({sample_text(sizes, 'deals', 'per arm')}; contract success and capo among "
             "taken deals). The take rate is the same by construction: the bidding is the "
             "heuristic's in both arms.",
-            pl.DataFrame(frame),
+            pl.DataFrame(frame), n=sizes,
         ))
     tables.append(measured_commands(pieces))
     return tuple(tables)
@@ -1443,6 +1453,7 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
                     "Not measured yet (n=0 deals): the figures are made by this command and "
                     "shipped with the package.",
                     pl.DataFrame({"status": ["not measured yet"], "command": [STRENGTH_COMMAND]}),
+                    n=0,
                 ),
             ),
             plot=Plot("g_strength.png", figure_strength(summary), "Not measured yet."),

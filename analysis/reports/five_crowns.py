@@ -24,6 +24,7 @@ from analysis.reporting import (
     Table,
     compared_rows,
     formatted,
+    group_sizes,
     measured_commands,
     measured_pieces,
     metric_estimate,
@@ -31,11 +32,13 @@ from analysis.reporting import (
     new_figure,
     not_measured,
     num,
+    pct,
     percent_axis,
     png,
     policy_text,
     read_measured,
     row_estimate,
+    sample_text,
 )
 from simulators.five_crowns import metrics as FM
 
@@ -80,9 +83,7 @@ def _formatted_fc(percent: bool = True, digits: int = 1) -> pl.Expr:
 
 
 def _fmt(e: stats.Estimate, percent: bool = True, digits: int = 1) -> str:
-    if percent:
-        return f"{100 * e.value:.{digits}f}% [{100 * e.low:.{digits}f}, {100 * e.high:.{digits}f}]"
-    return f"{e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]"
+    return pct(e, digits) if percent else num(e, digits)
 
 
 # ---------------------------------------------------------------- a, c: rounds
@@ -111,6 +112,7 @@ def section_going_out(rounds: pl.DataFrame, strength: dict | None = None) -> Sec
         cell=_formatted_fc()).pivot(on="turn", index="round_no", values="cell").sort("round_no")
     wide = wide.rename({str(k): f"by turn {k}" for k in TURNS_SHOWN})
     n = int(summary["n"][0])
+    sizes = group_sizes(summary, "round_no", "round {}")
     fig, (ax,) = new_figure(7, 3.4)
     for k in TURNS_SHOWN:
         part = summary.filter(pl.col("turn") == k)
@@ -143,7 +145,8 @@ def section_going_out(rounds: pl.DataFrame, strength: dict | None = None) -> Sec
                "plays the round on with the heuristic at every seat "
                "(simulators/five_crowns/rollout.py).",
         tables=(Table(f"Share of rounds where someone went out by each player's k-th turn "
-                      f"(n={n:,} rounds per round number).", wide), *strong_tables),
+                      f"({sample_text(sizes, 'rounds', 'per round number')}).", wide, n=sizes),
+                *strong_tables),
         plot=Plot("a_going_out.png", png(fig), f"Going out by own turn k, per round, "
                   f"4 players, n={n:,} rounds per round number; bars: 95% Wilson intervals."),
         findings=(*findings, *strong_findings), summary=summary)
@@ -204,6 +207,7 @@ def section_penalties(rounds: pl.DataFrame, n_players: int) -> Section:
     table = (summary.with_columns(estimate=_formatted_fc(percent=False))
              .pivot(on="who", index="round_no", values="estimate").sort("round_no"))
     n = int(summary["n"][0])
+    sizes = group_sizes(summary, "round_no", "round {}")
     fig, (ax,) = new_figure(7, 3.4)
     for who, marker in (("all players", "o"), ("first player", "^"), ("dealer", "v")):
         part = summary.filter(pl.col("who") == who)
@@ -226,7 +230,8 @@ def section_penalties(rounds: pl.DataFrame, n_players: int) -> Section:
         key="penalties", title="c. Mean penalty per round, first player and dealer (4 players)",
         method="The rounds of section a; mean penalty of a player (FC-5), of the player left of "
                "the dealer (who starts, FC-2) and of the dealer; t intervals.",
-        tables=(Table(f"Mean penalty per round (n={n:,} rounds per round number).", table),),
+        tables=(Table(f"Mean penalty per round "
+                      f"({sample_text(sizes, 'rounds', 'per round number')}).", table, n=sizes),),
         plot=Plot("c_penalties.png", png(fig), f"Mean penalty per round, 4 players, n={n:,} "
                   "rounds per round number; bars: 95% t intervals."),
         findings=findings, summary=summary)
@@ -255,8 +260,11 @@ def section_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -> 
                            r["metric"] == "win share"), return_dtype=pl.String),
         seat=pl.col("position").map_elements(lambda p: labels.get(p, f"dealer + {p}"),
                                              return_dtype=pl.String),
-    ).pivot(on=["variant", "metric"], index="seat", values="estimate")
+        # one header per (variant, metric): a pivot on both columns names them '{"full","total"}'
+        column=pl.format("{} ({} game)", "metric", "variant"),
+    ).pivot(on="column", index="seat", values="estimate")
     n = int(summary["n"][0])
+    sizes = group_sizes(summary, "variant", "{} game")
     fig, axes = new_figure(8, 3.2, ncols=2)
     width = 0.38
     for i, (variant, color) in enumerate((("full", "#4C72B0"), ("express", "#DD8452"))):
@@ -287,7 +295,8 @@ def section_games(games_by_variant: dict[str, pl.DataFrame], n_players: int) -> 
         method="Whole games (FC-7), game g first dealt by seat g mod n, the deal passing left; "
                "seats are counted from the first dealer. Win share counts ties as 1/winners; "
                "t intervals.",
-        tables=(Table(f"Per seat from the first dealer (n={n:,} games per variant).", table),),
+        tables=(Table(f"Per seat from the first dealer "
+                      f"({sample_text(sizes, 'games', 'per variant')}).", table, n=sizes),),
         plot=Plot("b_games.png", png(fig), f"Game totals and win shares by seat, 4 players, "
                   f"n={n:,} games per variant; bars: 95% t intervals; dashes: fair share."),
         findings=findings, summary=summary)
@@ -306,6 +315,7 @@ def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
     table = (summary.with_columns(estimate=_formatted_fc(False, 2))
              .pivot(on="metric", index="players", values="estimate"))
     n = int(summary["n"][0])
+    sizes = group_sizes(summary, "players", "{} players")
     fig, (ax,) = new_figure(6, 3.2)
     part = summary.filter(pl.col("metric") == "mean penalty")
     ax.errorbar(part["players"], part["value"],
@@ -321,7 +331,8 @@ def section_player_counts(rounds_by_n: dict[int, pl.DataFrame]) -> Section:
         key="players", title="e. Two to seven players (round 11)",
         method="Independent round-11 rounds (13 cards, Kings wild) per player count; "
                "t intervals.",
-        tables=(Table(f"Round 11 by player count (n={n:,} rounds each).", table),),
+        tables=(Table(f"Round 11 by player count ({sample_text(sizes, 'rounds', 'each')}).",
+                      table, n=sizes),),
         plot=Plot("e_players.png", png(fig), f"Round 11 mean penalty per player by player "
                   f"count, n={n:,} rounds each; bars: 95% t intervals."),
         findings=findings, summary=summary)
@@ -351,7 +362,8 @@ def section_solitaire(games: pl.DataFrame) -> Section:
         key="solitaire", title="f. Solitaire (FC-8)",
         method="The one-player variant with the solitaire heuristic (the drawn card goes where "
                "it lowers a hand's penalty most, closing hands first); Wilson and t intervals.",
-        tables=(Table(f"Solitaire results (n={games.height:,} games).", table),),
+        tables=(Table(f"Solitaire results ({sample_text(games.height, 'games')}).", table,
+                      n=games.height),),
         plot=Plot("f_solitaire.png", png(fig), f"Share of games closing each hand, "
                   f"n={games.height:,} games; bars: 95% Wilson intervals."),
         findings=(f"The heuristic wins {_fmt(win)} of solitaire games and closes "

@@ -30,6 +30,7 @@ from analysis.reporting import (
     find_estimate,
     finite,
     formatted,
+    group_sizes,
     json_number,
     measured_commands,
     measured_pieces,
@@ -42,6 +43,7 @@ from analysis.reporting import (
     policy_text,
     read_measured,
     row_estimate,
+    sample_text,
     yerr,
 )
 from simulators.manille import metrics as MM
@@ -181,8 +183,8 @@ def section_choices(deals: pl.DataFrame) -> Section:
         method="Independent deals, the base policy at every seat. 'Above 34' is the taking "
                "(dealer's) team ending above 34 of the 68 points; 'net score' is its MA-6 "
                "score minus the defence's. Wilson intervals for rates, t for means.",
-        tables=(Table(f"By chooser and trump (n={n:,} deals; 'share of choices' is among "
-                      "that chooser's deals).", table),),
+        tables=(Table(f"By chooser and trump ({sample_text(n, 'deals')}; 'share of choices' is "
+                      "among that chooser's deals).", table, n=n),),
         plot=Plot("a_choices.png", png(fig), f"Success and net score by chooser and trump, "
                   f"n={n:,} deals; bars: 95% intervals."),
         findings=findings, summary=summary)
@@ -287,7 +289,8 @@ def section_contre(deals: pl.DataFrame, never: pl.DataFrame) -> Section:
                f"with contre and surcontre thresholds at {NEVER:g} (never). Card play does not "
                "depend on the contre level, so every difference comes from the score and the "
                "pairs share their luck. t intervals.",
-        tables=(Table(f"Contre and surcontre (n={deals.height:,} deals per arm).", table),),
+        tables=(Table(f"Contre and surcontre ({sample_text(deals.height, 'deals', 'per arm')}).",
+                      table, n=deals.height),),
         plot=Plot("c_contre.png", png(fig), "Defence's gain from countering, per deal; bars: "
                   "95% t intervals (paired and unpaired)."),
         findings=findings, summary=summary)
@@ -398,10 +401,11 @@ def section_games(games_by_target: dict[int, pl.DataFrame]) -> Section:
     by = {t: (find_estimate(summary, target=t, measure="deals per game"),
               find_estimate(summary, target=t, measure="first dealer's team wins"))
           for t in games_by_target}
-    n = min(g.height for g in games_by_target.values())
+    sizes = {f"to {t}": g.height for t, g in games_by_target.items()}
+    n = sample_text(sizes, "games", "per target")
     findings = (
         "A game lasts " + ", ".join(f"{num(by[t][0], 1)} deals to {t}" for t in by)
-        + f" (n={n:,} games per target).",
+        + f" ({n}).",
         "The first dealer's team wins " + ", ".join(f"{pct(by[t][1])} of games to {t}"
                                                     for t in by)
         + " against a fair 50%.",
@@ -411,9 +415,9 @@ def section_games(games_by_target: dict[int, pl.DataFrame]) -> Section:
         method="Whole games to 50, 100 and 150: the first dealer drawn, the deal passing "
                "counter-clockwise, each deal freshly shuffled; the first team to reach the "
                "target wins. t intervals for lengths, Wilson for win rates.",
-        tables=(Table(f"Per target (n={n:,} games each).", table),),
+        tables=(Table(f"Per target ({n}).", table, n=sizes),),
         plot=Plot("f_games.png", png(fig), f"Game length and first dealer's team's win rate, "
-                  f"n={n:,} games per target; bars: 95% intervals."),
+                  f"{n}; bars: 95% intervals."),
         findings=findings, summary=summary)
 
 
@@ -521,7 +525,7 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
             tables=(Table("Not measured yet (n=0 deals): the figures are made by this command "
                           "and shipped with the package.",
                           pl.DataFrame({"status": ["not measured yet"],
-                                        "command": [STRENGTH_COMMAND]})),),
+                                        "command": [STRENGTH_COMMAND]}), n=0),),
             plot=Plot("h_strength.png", _strength_figure(gains, pieces), "Not measured yet."),
             findings=("The heuristic's strength against PIMC has not been measured yet "
                       f"(n=0 deals): run '{STRENGTH_COMMAND}'.",),
@@ -539,10 +543,12 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
             "n": [f"{n:,}" for n in gains["n"]],
             "worlds": [str(pieces[k].get("settings", {}).get("worlds", "–"))
                        for k in gains["piece"]]})
+        sizes = group_sizes(gains, "what")
         tables.append(Table(
-            f"PIMC at seat 0 against the heuristic, paired on the same deals (n="
-            f"{int(gains['n'].max()):,} deals per comparison): seat 0's net deal score, 95% "
-            "t intervals; the other decisions and the other seats are the heuristic's.", table))
+            f"PIMC at seat 0 against the heuristic, paired on the same deals "
+            f"({sample_text(sizes, 'deals', 'per comparison')}): seat 0's net deal score, 95% "
+            "t intervals; the other decisions and the other seats are the heuristic's.", table,
+            n=sizes))
         for r in gains.filter(pl.col("piece") == "gain_default").iter_rows(named=True):
             e = row_estimate(r)
             if finite(e.value):
@@ -563,10 +569,11 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
                 if m == DEAL["taking_margin"].label else pct(row_estimate(arm[m]))
                 for m in labels]
             frame[f"n ({what})"] = [f"{arm[m]['n']:,}" if m in arm else "–" for m in labels]
+        sizes = group_sizes(rates, "what")  # an arm's largest n: its deals
         tables.append(Table(
-            f"Every seat PIMC beside every seat heuristic on the same deals (n="
-            f"{int(rates['n'].max()):,} deals per arm; each rate among its own deals).",
-            pl.DataFrame(frame)))
+            f"Every seat PIMC beside every seat heuristic on the same deals "
+            f"({sample_text(sizes, 'deals', 'per arm')}; each rate among its own deals).",
+            pl.DataFrame(frame), n=sizes))
         made = rates.filter(pl.col("measure") == DEAL["taking_success"].label)
         if made.height == 2:
             h, p = (row_estimate(made.filter(pl.col("what") == w).row(0, named=True))

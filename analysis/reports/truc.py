@@ -33,6 +33,7 @@ from analysis.reporting import (
     png,
     policy_text,
     row_estimate,
+    sample_text,
     yerr,
 )
 from simulators.truc import metrics as M
@@ -198,7 +199,8 @@ def section_call(deals: pl.DataFrame, never: pl.DataFrame) -> Section:
         method="The deals of section a; the value arm replays the same deals with seat 0 "
                "never asking (call_threshold 0) and seat 1 unchanged, so the difference in "
                "seat 0's net points is paired. t intervals for means, Wilson for rates.",
-        tables=(Table(f"Card call (n={deals.height:,} deals per arm).", table),),
+        tables=(Table(f"Card call ({sample_text(deals.height, 'deals', 'per arm')}).", table,
+                      n=deals.height),),
         plot=Plot("b_call.png", png(fig), "Card-call rates; bars: 95% Wilson intervals."),
         findings=findings, summary=summary)
 
@@ -326,7 +328,8 @@ def section_proposals(match_deals: pl.DataFrame) -> Section:
                "deal, so each refused deal holds exactly one). The deals of one match are not "
                "independent: Wilson intervals with the match-clustered effective sample size, "
                "as tapisvert simulate truc --unit matches prints them.",
-        tables=(Table(f"By leading score (n={match_deals.height:,} deals).", table),),
+        tables=(Table(f"By leading score ({sample_text(match_deals.height, 'deals')}).", table,
+                      n=match_deals.height),),
         plot=Plot("d_proposals.png", png(fig), "Acceptance and banco rates by leading score; "
                   "bars: 95% intervals."),
         findings=findings, summary=summary)
@@ -373,7 +376,8 @@ def section_bluff(deals: pl.DataFrame, no_bluff: pl.DataFrame, base) -> Section:
         method="Two arms on the same deals and noise: both seats play the base policy, or "
                "seat 0 plays it with bluff_probability 0. The difference in seat 0's net "
                "points is paired. t intervals.",
-        tables=(Table(f"Bluffing (n={deals.height:,} deals per arm).", table),),
+        tables=(Table(f"Bluffing ({sample_text(deals.height, 'deals', 'per arm')}).", table,
+                      n=deals.height),),
         plot=Plot("e_bluff.png", png(fig), "Seat 0's gain from bluffing; bars: 95% t "
                   "intervals, paired and unpaired."),
         findings=findings, summary=summary)

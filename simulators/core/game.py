@@ -284,6 +284,9 @@ class Odds:
     units_per_chunk : ``units_per_chunk(question) -> int | None``: deals per chunk
         of a question whose play is costly (a strong player at every seat), so
         the progress bar moves every few seconds; None: the unit's default.
+    verdict : ``verdict(config, question, table) -> str``, one line read from the
+        finished odds table (which decision is best, by how much); None where the
+        game has none.
     """
 
     question: type
@@ -294,6 +297,7 @@ class Odds:
     exact: Callable[[Any, Any], list[dict]] | None = None
     cards: Mapping[str, CardArgument] = field(default_factory=dict)
     units_per_chunk: Callable[[Any], int | None] | None = None
+    verdict: Callable[[Any, Any, pl.DataFrame], str] | None = None
 
     def reference_for(self, question) -> str | None:
         """The decision the others are paired against for ``question``."""
@@ -361,6 +365,11 @@ class Game:
         deck), each with a default and echoed in ``info.parameters``; build it with
         :func:`simulators.core.steps.make_step_game`.
     rules_doc : path of the project's rule text, cited in error messages.
+    partnerships : ``config -> ((0, 2), (1, 3))``: the fixed partnerships of a config,
+        seats that share one score, each with its ruling in the game; ``()`` (or None) when
+        every seat plays for itself or the sides change from deal to deal. The seats under
+        study in ``compare``, ``sweep`` and ``tune`` must lie in one partnership: summed
+        across two, a zero-sum score is the same for every policy.
     """
 
     name: str
@@ -376,6 +385,7 @@ class Game:
     solve: Solve | None = None
     steps: Callable[[Any], Any] | None = None
     rules_doc: str = ""
+    partnerships: Callable[[Any], tuple[tuple[int, ...], ...]] | None = None
 
     def __post_init__(self) -> None:
         if not self.units:
@@ -422,6 +432,10 @@ class Game:
     def seats(self, unit: Unit, config: Any) -> int:
         """Number of seats a unit is played with."""
         return unit.seats(config) if unit.seats is not None else self.players(config)
+
+    def teams(self, config: Any) -> tuple[tuple[int, ...], ...]:
+        """The fixed partnerships of a config (see ``partnerships``), ``()`` for none."""
+        return tuple(self.partnerships(config)) if self.partnerships is not None else ()
 
 
 # ------------------------------------------------------------------ registry

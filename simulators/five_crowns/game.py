@@ -21,6 +21,7 @@ from simulators.five_crowns.odds import (
     describe_odds,
     exact_rows,
     odds_metrics,
+    odds_verdict,
     play_odds,
 )
 from simulators.five_crowns.policies import POLICIES
@@ -183,7 +184,7 @@ CONFORMANCE = Conformance(
 
 
 ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics, describe=describe_odds,
-            reference="draw", exact=exact_rows, cards={
+            reference="draw", exact=exact_rows, verdict=odds_verdict, cards={
                 "hand": CardArgument(R.parse_cards, R.format_cards, "JH JD 8C 9C KS 4H 3C"),
                 "discard": CardArgument(R.parse_card, R.format_card, "10C"),
                 "seen": CardArgument(R.parse_cards, R.format_cards, "QS QS 4D")})

@@ -31,6 +31,7 @@ from simulators.five_crowns import rules as R
 
 STREAM_ODDS = 9  # apart from the engine's streams (0, 2, 4)
 EXACT_LABEL = "P(out this turn), exact with the best discard"
+PENALTY_LABEL = "my penalty at the round's end"
 KIND_COPIES = np.array([2] * R.JOKER + [6], dtype=np.int64)  # FC-1: two sets, 3 jokers each
 
 
@@ -248,16 +249,24 @@ def describe_odds(config: R.FiveCrownsConfig, question: OddsQuestion) -> str:
     top = "unknown" if s.top is None else R.format_card(s.top)
     take = "" if exact["take"] is None else f"take {exact['take']:.4f}, "
     seen = f", seen {R.format_cards(s.seen)}" if s.seen else ""
+    chance = (f"exact P(out this turn, best discard): {take}draw {exact['draw']:.4f}"
+              if can_go_out(s) else "I cannot go out this turn whatever I draw (exact)")
     return (f"{config.n_players} players, round {s.round_no} ({R.RANK_CODES[s.wild]}s "
-            f"wild), hand {R.format_cards(s.hand)}, discard {top}{seen}; exact P(out this "
-            f"turn, best discard): {take}draw {exact['draw']:.4f}; taking the discard or "
-            "drawing from the stock on the same deals:")
+            f"wild), hand {R.format_cards(s.hand)}, discard {top}{seen}; {chance}; taking the "
+            "discard or drawing from the stock on the same deals:")
+
+
+def can_go_out(situation: Situation) -> bool:
+    """Whether some draw lets me go out this turn (else every 'out this turn' figure is 0)."""
+    return any(exact_out_chance(situation).values())
 
 
 def exact_rows(config: R.FiveCrownsConfig, question: OddsQuestion) -> list[dict]:
     """The exact chances as rows of the odds table (an interval of zero width, n = the
     unseen cards they weigh)."""
     s = read_question(question, config.n_players)
+    if not can_go_out(s):
+        return []  # rows of zeros: the heading says it
     exact = exact_out_chance(s)
     n_unseen = int(s.unseen().sum())
     return [{"decision": d, "metric": EXACT_LABEL, "value": p, "low": p,
@@ -268,12 +277,27 @@ def exact_rows(config: R.FiveCrownsConfig, question: OddsQuestion) -> list[dict]
 def odds_metrics(config: R.FiveCrownsConfig, question: OddsQuestion
                  ) -> tuple[tuple[str, Metric], ...]:
     """(decision, metric) pairs of ``tapisvert odds five-crowns``, each on that decision's
-    rows: the decisions of :func:`decisions` for this question."""
+    rows: the decisions of :func:`decisions` for this question; P(out this turn) only when
+    some draw makes it possible."""
     situation = read_question(question, config.n_players)
-    return tuple(
-        pair for decision, _, _ in decisions(situation) for pair in (
-            (decision, rate("p_out_now", "P(out this turn)", pl.col("out_this_turn"))),
-            (decision, rate("p_out_first", "P(out before every opponent)",
-                            pl.col("out_first"))),
-            (decision, mean("penalty", "my penalty at the round's end", pl.col("penalty"))),
-        ))
+    metrics = [rate("p_out_first", "P(out before every opponent)", pl.col("out_first")),
+               mean("penalty", PENALTY_LABEL, pl.col("penalty"))]
+    if can_go_out(situation):
+        metrics.insert(0, rate("p_out_now", "P(out this turn)", pl.col("out_this_turn")))
+    return tuple((decision, m) for decision, _, _ in decisions(situation) for m in metrics)
+
+
+def odds_verdict(config: R.FiveCrownsConfig, question: OddsQuestion, table: pl.DataFrame
+                 ) -> str:
+    """One line: the decision with the least mean penalty, against drawing (paired)."""
+    penalty = table.filter(pl.col("metric") == PENALTY_LABEL)
+    alone = penalty.filter(~pl.col("decision").str.contains(" - ", literal=True))
+    best = alone.sort("value", pl.col("decision") == "take").row(0, named=True)  # name the throw
+    if best["decision"] == "draw":
+        return (f"Verdict: draw from the stock (my penalty at the round's end "
+                f"{best['value']:.2f} on average, less than after any take).")
+    paired = penalty.filter(pl.col("decision") == f"{best['decision']} - draw").row(0, named=True)
+    sure = "" if paired["high"] < 0 else " (the interval covers 0: not significant)"
+    return (f"Verdict: {best['decision']} (my penalty at the round's end {best['value']:.2f} "
+            f"on average, {paired['value']:+.2f} [{paired['low']:+.2f}, {paired['high']:+.2f}] "
+            f"against drawing on the same deals{sure}).")
