@@ -51,6 +51,7 @@ minimax written on each game's referee (a separate reading of the rules).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 
@@ -1019,27 +1020,38 @@ def _check_cards(hands, trick, k, leader, seat_of) -> None:
                          "others, and every seat the same number otherwise")
 
 
-_TT: list[np.ndarray] = []
-_GENERATION = [1]
-_NODES = np.zeros(40, np.int64)
+class _ThreadState(threading.local):
+    """One thread's transposition table, table generations and node count.
+
+    The kernels release the GIL (``nogil``), so two threads sharing one table could interleave
+    between a probe and the read of its bounds: every thread that solves gets a table of its
+    own (4 MB, allocated on its first search), and the values do not depend on threads."""
+
+    def __init__(self) -> None:
+        self.table: list[np.ndarray] = []
+        self.generation = 1
+        self.nodes = np.zeros(40, np.int64)
+
+
+_THREAD = _ThreadState()
 
 
 def _table() -> list[np.ndarray]:
-    if not _TT:
+    if not _THREAD.table:
         size = 1 << TT_BITS
         raw = np.zeros(size * TT_WAYS * 8 + 16, U32)
         start = (-raw.ctypes.data % 64) // 4  # a bucket per cache line
-        _TT.append(raw[start:start + size * TT_WAYS * 8].reshape(size * TT_WAYS, 8))
-    return _TT
+        _THREAD.table.append(raw[start:start + size * TT_WAYS * 8].reshape(size * TT_WAYS, 8))
+    return _THREAD.table
 
 
 def _generations(rows: int) -> int:
     """The first of ``rows`` fresh table generations (29 bits, leader in the low 3)."""
-    first = _GENERATION[0]
+    first = _THREAD.generation
     if first + rows >= 1 << 29:
         _table()[0][:] = 0
         first = 1
-    _GENERATION[0] = first + rows
+    _THREAD.generation = first + rows
     return first
 
 
@@ -1068,7 +1080,7 @@ def solve(*args, target=None, **kwargs) -> np.ndarray:
     _kernels()
     targets = _targets(target, len(pos))
     out = np.empty(len(pos), np.int64)
-    _solve_rows(*pos.args(), targets, _generations(len(pos)), *_table(), _NODES, out)
+    _solve_rows(*pos.args(), targets, _generations(len(pos)), *_table(), _THREAD.nodes, out)
     return out.astype(bool) if target is not None else out.astype(np.int16)
 
 
@@ -1079,7 +1091,7 @@ def card_values(*args, target=None, **kwargs) -> np.ndarray:
     _kernels()
     targets = _targets(target, len(pos))
     out = np.empty((len(pos), 32), np.int64)
-    _card_rows(*pos.args(), targets, _generations(len(pos)), *_table(), _NODES, out)
+    _card_rows(*pos.args(), targets, _generations(len(pos)), *_table(), _THREAD.nodes, out)
     return out.astype(np.int16)
 
 
@@ -1099,8 +1111,8 @@ def player_to_move(pos: Position) -> np.ndarray:
 
 
 def nodes_searched() -> int:
-    """Nodes visited by every search in this process so far (for benchmarks)."""
-    return int(_NODES[0])
+    """Nodes visited by every search of this thread so far (for benchmarks)."""
+    return int(_THREAD.nodes[0])
 
 
 # ---------------------------------------------------------------- compilation

@@ -308,6 +308,31 @@ def test_whole_deals_values_targets_and_card_values_agree(game):
         assert best == value
 
 
+def test_two_threads_solving_at_once_give_the_values_of_one():
+    """The kernels release the GIL: each thread searches with a table of its own, so two
+    threads solving the same whole deals at the same moment (each its own order, so their
+    probes interleave) find exactly the single-threaded values (issue 35)."""
+    import threading
+
+    deals = _whole_deals(MANILLE, 8, 7)
+    alone = [int(dd.solve(pos)[0]) for pos in deals]
+    found: dict[int, list[int]] = {}
+    start = threading.Barrier(2)
+
+    def solve_all(k: int) -> None:
+        start.wait()
+        order = deals if k == 0 else deals[::-1]
+        values = [int(dd.solve(pos)[0]) for pos in order]
+        found[k] = values if k == 0 else values[::-1]
+
+    threads = [threading.Thread(target=solve_all, args=(k,)) for k in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == {0: alone, 1: alone}
+
+
 def test_ma5_partner_holds_any_card_of_suit_value():
     """MA-5: while his partner holds the trick a follower only follows suit; he need not
     beat. Trump pique; seat 0 led AC, seat 3 followed 7C, seat 2 (seat 0's partner) holds
