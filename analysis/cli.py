@@ -222,14 +222,19 @@ def _unit_flags(scope: list[Game]) -> dict[str, str]:
     return {name: ", ".join(owners) for name, owners in found.items()}
 
 
-def _policy_cls(game: Game, name: str | None, fallback) -> type:
+def _policy_cls(game: Game, name: str | None, fallback, flag: str = "--policy") -> type:
     if name is None:
         return type(fallback)
     if name in game.policies:
         return game.policies[name]
     from analysis.experiment import build_policy
 
-    return type(build_policy(game, name))
+    try:
+        return type(build_policy(game, name))
+    except ValueError as exc:
+        if ":" not in name:  # a registered name: the registry's message names the choices
+            raise
+        raise UsageError(f"{flag} {name}: {exc}") from None
 
 
 def build_experiment(args: argparse.Namespace):
@@ -266,6 +271,7 @@ def build_experiment(args: argparse.Namespace):
         game.unit(unit)
         if size < 1:
             raise UsageError(f"--{unit} must be a positive number, got {size}")
+        _check_at_most(f"--{unit}", size)
         data.update(unit=unit, size=size)
     elif "size" not in data:
         data["size"] = args.default_size
@@ -292,13 +298,32 @@ def build_experiment(args: argparse.Namespace):
     return experiment
 
 
+def _check_at_most(flag: str, size: int) -> None:
+    """A size beyond the units a run can number (``MAX_UNITS``) is refused, naming its flag."""
+    from simulators.core.rng import MAX_UNITS
+
+    if size > MAX_UNITS:
+        raise UsageError(f"{flag} must be at most {MAX_UNITS:,} (unit ids are 64-bit "
+                         f"integers), got {size}")
+
+
+def _check_partners(experiment, seats, where: str = "") -> None:
+    """--seats within one of the game's partnerships (analysis.experiment.check_one_side)."""
+    from analysis.experiment import check_one_side
+
+    try:
+        check_one_side(experiment.game, experiment.config, seats)
+    except ValueError as exc:
+        raise UsageError(f"--seats: {exc}{where}") from None
+
+
 def _policy_from(experiment, name: str | None, params: list[str], flag: str, fallback):
     if name is None and not params:
         return fallback
     from analysis.experiment import build_policy
 
     game = experiment.game
-    cls = _policy_cls(game, name, fallback)
+    cls = _policy_cls(game, name, fallback, flag.removesuffix("-param"))
     base = fallback.get_params() if name is None else {}
     return build_policy(game, {"name": name or _registry_name(game, fallback),
                                "params": {**base, **typed_params(cls, params, flag)}})
@@ -464,6 +489,7 @@ def cmd_compare(args: argparse.Namespace) -> str:
     a = _policy_from(experiment, args.a, args.a_param, "--a-param", focal)
     b = _policy_from(experiment, args.b, args.b_param, "--b-param", focal)
     seats = check_seats(parse_seats(args.seats), experiment.seats)
+    _check_partners(experiment, seats)
     if type(a) is type(b) and a.get_params() == b.get_params():
         raise UsageError("policies A and B are identical: change --a/--a-param or --b/--b-param")
     if args.out is not None:
@@ -552,7 +578,7 @@ def cmd_tune(args: argparse.Namespace) -> str:
     """``tapisvert tune``: successive halving over ``--space``, then a fresh confirmation."""
     from analysis.experiment import check_seats, policy_label
     from analysis.runner import check_writable
-    from analysis.tune import config_toml, parse_space, tune
+    from analysis.tune import config_toml, min_budget, parse_space, tune
 
     started = time.perf_counter()
     experiment = build_experiment(args)
@@ -565,14 +591,23 @@ def cmd_tune(args: argparse.Namespace) -> str:
         raise UsageError(str(exc)) from None
     if args.budget < 1:
         raise UsageError(f"--budget must be a positive number of units, got {args.budget}")
-    budget = max(1, round(args.budget * size_scale()))  # a size like the others
+    _check_at_most("--budget", args.budget)
     if args.candidates < 2:
         raise UsageError(f"--candidates must be 2 or more, got {args.candidates}")
+    least = min_budget(args.candidates)
+    if args.budget < least:
+        raise UsageError(f"--budget {args.budget} cannot race {args.candidates} --candidates: "
+                         f"the first round plays every candidate on at least one unit, so give "
+                         f"--budget {least} or more, or fewer --candidates")
+    budget = max(least, round(args.budget * size_scale()))  # a size like the others
     if args.confirm is not None and args.confirm < 2:
         raise UsageError(f"--confirm must be 2 units or more, got {args.confirm}")
+    if args.confirm is not None:
+        _check_at_most("--confirm", args.confirm)
     against = _policy_from(experiment, args.against, args.against_param, "--against-param",
                            current)
     seats = check_seats(parse_seats(args.seats), experiment.seats)
+    _check_partners(experiment, seats)
     if args.out is not None:
         if args.out.suffix.lower() != ".toml" or args.out.is_dir():
             raise UsageError(f"--out must be a .toml file, got {str(args.out)!r}")
@@ -677,6 +712,9 @@ def cmd_sweep(args: argparse.Namespace) -> str:
     except ValueError:
         raise UsageError(f"--seats must be seat numbers in 0..{fewest - 1} (every grid point "
                          f"has at least {fewest} seats), got {args.seats!r}") from None
+    for point in points:
+        at = ", ".join(f"{k}={v}" for k, v in point.items())
+        _check_partners(experiment.replace(options=point), seats, f" (at {at})" if at else "")
     if args.out is not None:
         check_out_file(args.out)
     run_options = _run_options(args)
@@ -724,8 +762,22 @@ def _question_fields(scope: list[Game]) -> dict[str, tuple[Any, str, bool]]:
     return found
 
 
+def _question(game: Game, values: dict[str, Any]):
+    """The odds question; its own refusal names the flag of the field it starts with
+    (``worlds ...`` -> ``--worlds ...``)."""
+    try:
+        return game.odds.question(**values)
+    except ValueError as exc:
+        text = str(exc)
+        for f in dataclasses.fields(game.odds.question):
+            if text.startswith((f"{f.name} ", f"{f.name}:")):
+                text = f"--{f.name.replace('_', '-')}{text[len(f.name):]}"
+                break
+        raise UsageError(text) from None
+
+
 def cmd_odds(args: argparse.Namespace) -> str:
-    from analysis.odds import odds
+    from analysis.odds import odds, verdict
 
     game = get_game(args.game)
     if game.odds is None:
@@ -751,7 +803,7 @@ def cmd_odds(args: argparse.Namespace) -> str:
              and key.removeprefix("question_") not in kinds]
     if extra:
         raise UsageError(f"odds {game.name} does not take --{extra[0].replace('_', '-')}")
-    question = game.odds.question(**values)
+    question = _question(game, values)
     understood = game.odds.understood(question)  # every card argument read, before any work
     heading = game.odds.describe(experiment.config, question)
     options = _run_options(args)
@@ -767,6 +819,9 @@ def cmd_odds(args: argparse.Namespace) -> str:
         lines.append("read as: " + "; ".join(f"--{k.replace('_', '-')} {v!r}"
                                              for k, v in understood.items()))
     lines.append(show(table))
+    said = verdict(experiment, question, table)
+    if said:
+        lines.append(said)
     if args.out_dir is not None:
         lines.append(_study_dir_line(args.out_dir))
     return "\n".join(lines)
@@ -849,6 +904,8 @@ def cmd_env_check(args: argparse.Namespace) -> str:
                          "declared): there is no environment to check")
     if args.games < 1:
         raise UsageError(f"--games must be >= 1, got {args.games}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
     defaults = step_parameters(game)  # rule options and the step game's own, with defaults
     options: dict[str, Any] = {}
     for text in args.option:
@@ -906,6 +963,15 @@ def cmd_options(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _only_with_text(spec: dict[str, Any]) -> str:
+    """`` [only with card_call=false]`` for a parameter one mode of the policy reads."""
+    needs = spec.get("only_with")
+    if not needs:
+        return ""
+    return " [only with " + ", ".join(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in needs.items()) + "]"
+
+
 def cmd_policies(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     lines = [f"Policies of {game.title} (--policy NAME --param NAME=VALUE; your own class: "
@@ -916,7 +982,8 @@ def cmd_policies(args: argparse.Namespace) -> str:
         for pname, spec in cls.parameters().items():
             bounds = ("" if spec["low"] is None and spec["high"] is None
                       else f", {spec['low']}..{spec['high']}")
-            lines.append(f"      {pname} (default {spec['default']!r}{bounds}): {spec['doc']}")
+            lines.append(f"      {pname} (default {spec['default']!r}{bounds}): {spec['doc']}"
+                         + _only_with_text(spec))
     return "\n".join(lines)
 
 
@@ -1080,8 +1147,11 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
 
     _add_tune(commands, _experiment_parent(0, scope), run_parent)
 
+    odds_help = ("my odds in a given situation: each decision (take or pass, stop or draw, "
+                 "play or ask, take the discard or draw) played on the same deals, with 95%% "
+                 "intervals; tapisvert odds GAME --help lists that game's question")
     odds = commands.add_parser("odds", parents=[_experiment_parent(20_000, scope), run_parent],
-                               help="odds of making a contract with a given hand")
+                               help=odds_help, description=odds_help)
     for name, (_kind, doc, _required) in _question_fields(scope).items():
         odds.add_argument(f"--{name.replace('_', '-')}", dest=f"question_{name}", help=doc)
     odds.set_defaults(run=cmd_odds)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import numbers
+import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from typing import Any
 
 from simulators.core.game import Game, Unit, get_game
 from simulators.core.params import Policy
-from simulators.core.rng import root_entropy
+from simulators.core.rng import MAX_UNITS, root_entropy
 
 KEYS = ("game", "unit", "size", "seed", "options", "policies", "policy")
 
@@ -62,15 +63,29 @@ def build_policy(game: Game, spec: str | Mapping[str, Any] | Policy) -> Policy:
     if ":" not in name:
         return game.make_policy(name, **params)
     module, _, qualname = name.partition(":")
+    cls: Any = _import_user_module(module)
     try:
-        cls: Any = importlib.import_module(module)
         for part in qualname.split("."):
             cls = getattr(cls, part)
-    except (ImportError, AttributeError) as exc:
+    except AttributeError as exc:
         raise ValueError(f"cannot import policy {name!r}: {exc}") from None
     if not (isinstance(cls, type) and issubclass(cls, Policy)):
         raise ValueError(f"policy {name!r} is not a Policy subclass")
     return cls.from_params(**params)
+
+
+def _import_user_module(module: str):
+    """A user's module, its own error (a syntax error, an exception raised while it is
+    imported) in a one-line ``ValueError``; no ``__pycache__`` is written beside it, so a
+    command refused for it leaves the directory as it was."""
+    previous = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        return importlib.import_module(module)
+    except Exception as exc:  # noqa: BLE001 (any error of the user's code is his to fix)
+        raise ValueError(f"cannot import {module}: {type(exc).__name__}: {exc}") from None
+    finally:
+        sys.dont_write_bytecode = previous
 
 
 def policy_label(game: Game, policy: Policy) -> str:
@@ -128,6 +143,9 @@ class Experiment:
             raise ValueError(f"unit {unit.name!r} is not a unit of {game.name}")
         if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 1:
             raise ValueError(f"size must be a positive integer, got {size!r}")
+        if size > MAX_UNITS:
+            raise ValueError(f"size must be at most {MAX_UNITS:,} (unit ids are 64-bit), "
+                             f"got {size!r}")
         object.__setattr__(self, "size", int(size))
         root_entropy(self.seed)
         seats = self.seats
@@ -255,6 +273,7 @@ def seat_experiment(base: Experiment, candidate: Policy, baseline: Policy,
                     seats: Sequence[int]) -> Experiment:
     """``base`` with ``candidate`` at ``seats`` and ``baseline`` elsewhere."""
     seats = check_seats(seats, base.seats)
+    check_one_side(base.game, base.config, seats)
     return dataclasses.replace(base, policies=tuple(candidate if s in seats else baseline
                                                      for s in range(base.seats)))
 
@@ -265,3 +284,15 @@ def check_seats(seats: Sequence[int], n: int) -> tuple[int, ...]:
     if not seats or seats[0] < 0 or seats[-1] >= n:
         raise ValueError(f"seats must be distinct seat numbers in 0..{n - 1}, got {seats}")
     return seats
+
+
+def check_one_side(game: Game, config, seats: Sequence[int]) -> None:
+    """Seats under study within one of the game's partnerships (``Game.partnerships``):
+    seats of two sides share out a zero-sum score, so their sum is the same for any policy
+    and would compare nothing."""
+    teams = game.teams(config)
+    sides = {i for i, team in enumerate(teams) for s in seats if s in team}
+    if len(sides) > 1:
+        shown = " against ".join(",".join(map(str, team)) for team in teams)
+        raise ValueError(f"seats {','.join(map(str, sorted(seats)))} sit on both sides of "
+                         f"{game.name}'s partnerships ({shown}): give seats of one side")

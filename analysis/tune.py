@@ -93,6 +93,11 @@ def parse_space(texts: Sequence[str], policy_cls) -> list[Dimension]:
             raise ValueError(f"--space {name}: LOW and HIGH must be numbers, got {bounds!r}") \
                 from None
         default = params[name]["default"]
+        if isinstance(default, bool) or not isinstance(default, int | float):
+            raise ValueError(f"--space {name}: a {type(default).__name__} parameter of "
+                             f"{policy_cls.__name__} (default {default!r}) has no range of "
+                             f"numbers to draw from; compare its values with sweep --grid "
+                             f"{name}=V1,V2")
         kind = kind.strip() or ("int" if isinstance(default, int)
                                 and not isinstance(default, bool) else "float")
         if kind not in ("float", "int", "log"):
@@ -108,6 +113,12 @@ def parse_space(texts: Sequence[str], policy_cls) -> list[Dimension]:
     if not out:
         raise ValueError("give at least one --space NAME=LOW..HIGH")
     return out
+
+
+def min_budget(n_candidates: int) -> int:
+    """The smallest budget that can race ``n_candidates``: the first round plays every one
+    of them (the current setting included) on at least one unit."""
+    return n_candidates
 
 
 def candidates(space: Sequence[Dimension], default: Mapping[str, Any], n: int,
@@ -206,6 +217,9 @@ def tune(base: Experiment, space: Sequence[Dimension], *, baseline=None,
     baseline = build_policy(base.game, current if baseline is None else baseline)
     seats = check_seats(seats, base.seats)
     points = candidates(space, current.get_params(), n_candidates, base.seed)
+    if budget < min_budget(len(points)):
+        raise ValueError(f"budget {budget} cannot race {len(points)} candidates: give "
+                         f"{min_budget(len(points))} or more, or fewer candidates")
     policies = [type(current)(**{**current.get_params(), **p}) for p in points]
     if first_units is None:  # each round about the same share of the budget
         first_units = max(2, budget // (len(points) * max(1, math.ceil(math.log2(len(points))))))

@@ -21,6 +21,7 @@ from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.core import bits
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.core.pimc import (
+    DEFAULT_WORLDS,
     PLAY_DOC,
     WORLDS_DOC,
     check_strength_question,
@@ -176,7 +177,7 @@ class OddsQuestion:
     family: str | None = field(default=None, metadata={
         "doc": "take in round 2 naming this family (R, B, J, V) instead of the turned one"})
     play: str | None = field(default=None, metadata={"doc": PLAY_DOC})
-    worlds: int = field(default=8, metadata={"doc": WORLDS_DOC})
+    worlds: int = field(default=DEFAULT_WORLDS, metadata={"doc": WORLDS_DOC})
 
     def __post_init__(self) -> None:
         check_strength_question(self.play, self.worlds)
@@ -268,5 +269,7 @@ GAME = Game(
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/bianco_mano.md", solve=SOLVE,
     steps=BiancoManoSteps,  # one deal, one move at a time (env.py): the game-AI environments
+    partnerships=lambda config: ((0, 2), (1, 3)) if config.n_players == 4 else (),  # BM-5
+    # (3 and 5 players: the taker's side changes from deal to deal, BM-4, BM-6)
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

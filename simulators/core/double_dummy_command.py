@@ -14,7 +14,8 @@ the JSON document and its text. Two modes:
   solving time and the deals per second.
 * ``--hands "H0; H1; ..."`` with ``--trump``, ``--leader``, ``--trick``,
   ``--side``, ``--banked``: one position in card notation
-  (:func:`read_position`, every refusal a ``ValueError`` naming the flag);
+  (:func:`read_position`, every refusal a ``ValueError`` naming the flag;
+  :func:`check_trick`: each card on the trick legal by the game's referee);
   :func:`position_document` gives its value, each legal card's value for the
   player to move, and the best card(s).
 
@@ -27,6 +28,7 @@ side the game names (its deals).
 from __future__ import annotations
 
 import math
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -41,6 +43,8 @@ DEFAULT_SEED = 2026  # the study commands' default seed: deal i is the one they 
 POSITION_FLAGS = ("trump", "leader", "trick", "side", "banked")
 CHUNK = 250  # deals solved between two progress lines
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+BYTES_PER_DEAL = 4096  # --deals keeps every deal in memory (its arrays, its position, its
+# value in the document): about 0.9 KB measured (Manille, Bianco Mano), 4 KB with a margin
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,11 @@ def mode(args) -> str:
             raise ValueError("give --deals N (the engine's deals) or --hands (one position)")
         if args.deals < 1:
             raise ValueError(f"--deals must be at least 1, got {args.deals}")
+        most = most_deals()
+        if args.deals > most:
+            raise ValueError(f"--deals must be at most {most:,} on this machine (every deal is "
+                             f"kept in memory, about {BYTES_PER_DEAL // 1024} KB each), got "
+                             f"{args.deals}")
         if args.seed is not None and args.seed < 0:
             raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
         return "deals"
@@ -124,6 +133,15 @@ def mode(args) -> str:
     if args.trump is None:
         raise ValueError("--hands needs --trump (see: --help)")
     return "position"
+
+
+def most_deals() -> int:
+    """The most deals ``--deals`` can hold in this machine's memory."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # a platform that does not say: 8 GB
+        memory = 8 * 2**30
+    return max(1, memory // BYTES_PER_DEAL)
 
 
 def seed(args) -> int:
@@ -231,6 +249,26 @@ def check_sizes(hands: Sequence[int], trick: Sequence[int], leader: int,
         raise ValueError(f"--hands: a {rules.title} hand holds at most {most} cards with {n} "
                          f"seats, got {base}")
     return base
+
+
+def check_trick(reading: Reading, rules: CardRules,
+                why_illegal: Callable[[list[int], list[tuple[int, int]], int, int],
+                                      str | None]) -> None:
+    """Each card on the trick was a legal play from its player's hand at the time (the hand
+    left plus that card), by the game's own referee: ``why_illegal(hand, earlier, seat,
+    card)`` is None for a legal play, else the reason (``earlier``: the (seat, card) pairs
+    played before it). A seat that discarded while it still holds the led suit, say, is
+    refused rather than solved as if the rules allowed it."""
+    earlier: list[tuple[int, int]] = []
+    for k, card in enumerate(reading.trick):
+        seat = seat_after(reading.leader, k, reading.n_seats, rules.direction)
+        hand = [c for c in range(32) if reading.hands[seat] >> c & 1] + [card]
+        reason = why_illegal(hand, list(earlier), seat, card)
+        if reason:
+            held = fmt_cards(sum(1 << c for c in hand), rules.format_card)
+            raise ValueError(f"--trick: seat {seat} cannot have played "
+                             f"{rules.format_card(card)} from {held}: {reason}")
+        earlier.append((seat, card))
 
 
 def read_position(args, rules: CardRules, card_points: Sequence[int], *,

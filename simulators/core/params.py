@@ -13,6 +13,12 @@ A chance or share is declared with :func:`probability`, which fixes its range
 at [0, 1]::
 
     take_probability: float = probability(0.5, "probability of taking")
+
+A parameter that one mode of the policy reads and the others ignore says so
+with ``only_with`` (the other parameters' values it needs); a value other
+than its default in a mode that ignores it is refused rather than ignored::
+
+    margin: float = param(0.0, low=-12, high=12, only_with={"card_call": False})
 """
 
 from __future__ import annotations
@@ -22,9 +28,14 @@ import numbers
 from typing import Any, ClassVar
 
 
-def param(default: Any, *, low: float | None = None, high: float | None = None, doc: str = ""):
-    """Declare a policy parameter with an inclusive range and a one-line doc."""
-    return dataclasses.field(default=default, metadata={"low": low, "high": high, "doc": doc})
+def param(default: Any, *, low: float | None = None, high: float | None = None, doc: str = "",
+          only_with: dict[str, Any] | None = None):
+    """Declare a policy parameter with an inclusive range and a one-line doc; ``only_with``
+    names the other parameters' values under which it is read (see the module docstring)."""
+    metadata = {"low": low, "high": high, "doc": doc}
+    if only_with:
+        metadata["only_with"] = dict(only_with)
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 def probability(default: float, doc: str):
@@ -48,6 +59,29 @@ def _check_value(owner: str, field: dataclasses.Field, value: Any) -> None:
         raise ValueError(f"{where} must be in [{low}, {high}], got {value!r}")
 
 
+def _text(value: Any) -> str:
+    """A parameter value as written on the command line (``false``, not ``False``)."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def _check_applies(policy: Any, field: dataclasses.Field) -> None:
+    """A value set for a parameter that the policy's mode ignores is refused, naming the
+    parameter, its range and the mode it needs (``param(only_with=...)``)."""
+    needs = field.metadata.get("only_with")
+    value = getattr(policy, field.name)
+    if not needs or value == field.default:
+        return
+    unmet = {k: v for k, v in needs.items() if getattr(policy, k) != v}
+    if unmet:
+        owner = type(policy).__name__
+        low, high = field.metadata.get("low"), field.metadata.get("high")
+        bounds = "" if low is None and high is None else f" (range [{low}, {high}])"
+        wanted = ", ".join(f"{k}={_text(v)}" for k, v in needs.items())
+        current = ", ".join(f"{k}={_text(getattr(policy, k))}" for k in unmet)
+        raise ValueError(f"{owner}.{field.name}{bounds} is read only with {wanted}; "
+                         f"{current} ignores it (got {_text(value)}): drop it, or set {wanted}")
+
+
 class Policy:
     """Base class of all policies: named numeric parameters, validated.
 
@@ -68,13 +102,17 @@ class Policy:
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
             _check_value(type(self).__name__, field, getattr(self, field.name))
+        for field in dataclasses.fields(self):
+            _check_applies(self, field)
 
     @classmethod
     def parameters(cls) -> dict[str, dict[str, Any]]:
-        """Each parameter's default, range and doc."""
+        """Each parameter's default, range and doc (and ``only_with``, where declared)."""
         return {
             f.name: {"default": f.default, "low": f.metadata.get("low"),
-                     "high": f.metadata.get("high"), "doc": f.metadata.get("doc", "")}
+                     "high": f.metadata.get("high"), "doc": f.metadata.get("doc", ""),
+                     **({"only_with": f.metadata["only_with"]} if "only_with" in f.metadata
+                        else {})}
             for f in dataclasses.fields(cls)
         }
 

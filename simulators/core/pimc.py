@@ -431,12 +431,21 @@ PLAY_DOC = ("ways of playing the cards on the same deals, the first the referenc
 WORLDS_DOC = "worlds per decision of the PIMC players of --play pimc"
 
 
+DEFAULT_WORLDS = 8
+"""Worlds per decision of an odds question's PIMC players (``--worlds``)."""
+
+
 def check_strength_question(play: str | None, worlds) -> None:
-    """An odds question's ``play`` and ``worlds`` (``ValueError`` naming the bad one)."""
-    if play is not None:
-        parse_plays(play)
+    """An odds question's ``play`` and ``worlds`` (``ValueError`` naming the bad one); worlds
+    other than the default with no ``pimc`` in ``play`` would change nothing, and are refused
+    (by value: ``--worlds 8`` spelled out is the default)."""
+    plays = () if play is None else parse_plays(play)
     if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 1000:
         raise ValueError(f"worlds must be an integer in 1..1000, got {worlds!r}")
+    if worlds != DEFAULT_WORLDS and "pimc" not in plays:
+        given = "no play is given" if play is None else f"play {play!r} has none"
+        raise ValueError(f"worlds {worlds} sets the worlds of the PIMC players of play pimc, "
+                         f"and {given}: add pimc to play, or drop worlds")
 
 
 PIMC_DEALS_PER_CHUNK_AT_8_WORLDS = 8

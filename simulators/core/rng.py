@@ -17,6 +17,9 @@ from collections.abc import Callable
 import numpy as np
 
 BLOCK = 1024
+MAX_UNITS = 2**63 - 1
+"""The most units a run can number: unit ids are int64 (:func:`draw_per_unit`), so units
+0 .. MAX_UNITS - 1 are the whole id space. A size, budget or count beyond it cannot run."""
 
 
 def root_entropy(seed: int | np.random.SeedSequence) -> int:

@@ -13,6 +13,7 @@ import polars as pl
 
 from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
 from simulators.core.pimc import (
+    DEFAULT_WORLDS,
     PLAY_DOC,
     WORLDS_DOC,
     check_strength_question,
@@ -158,7 +159,7 @@ class OddsQuestion:
 
     hand: str = field(metadata={"doc": 'the dealer\'s 8 cards, e.g. "10P AP RP 9P 10C 7C AK 8T"'})
     play: str | None = field(default=None, metadata={"doc": PLAY_DOC})
-    worlds: int = field(default=8, metadata={"doc": WORLDS_DOC})
+    worlds: int = field(default=DEFAULT_WORLDS, metadata={"doc": WORLDS_DOC})
 
     def __post_init__(self) -> None:
         check_strength_question(self.play, self.worlds)
@@ -222,5 +223,6 @@ GAME = Game(
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
     rules_doc="docs/rules/manille.md", solve=SOLVE,
     steps=ManilleSteps,  # one deal, one move at a time (env.py): the game-AI environments
+    partnerships=lambda config: ((0, 2), (1, 3)),  # MA-2: partners face to face
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -34,6 +34,7 @@ import numpy as np
 from simulators.core import bits
 from simulators.core.params import Policy, param
 from simulators.truc import rules as R
+from simulators.truc.solver.manche import TARGET_FLOOR
 
 # tree action labels (simulators/truc/solver/deal.py), repeated here to keep numba unimported
 PASS, PROPOSE, REFUSE, ACCEPT, COUNTER, PLAY = 0, 1, 2, 3, 4, 5
@@ -126,13 +127,13 @@ class EquilibriumPolicy(Policy):
                                         "the manche (false: points at solved_scores)")
     card_call: bool = param(True, doc="the card call (TR-2) is in the solved game (false: the "
                                       "deal alone, a value-threshold call)")
-    solved_scores: int = param(0, low=0, high=11,
+    solved_scores: int = param(0, low=0, high=11, only_with={"score_aware": False},
                                doc="score of both players where the points solution is "
                                    "solved (score_aware false)")
-    target_exploitability: float = param(0.005, low=0.0005, high=0.5,
+    target_exploitability: float = param(0.005, low=TARGET_FLOOR, high=0.5,
                                          doc="exploitability the stored solutions reach "
                                              "(manche chance, or points per deal)")
-    call_margin: float = param(0.0, low=-12.0, high=12.0,
+    call_margin: float = param(0.0, low=-12.0, high=12.0, only_with={"card_call": False},
                                doc="card_call false: ask for new cards below the seat's "
                                    "value minus this (TR-2)")
 

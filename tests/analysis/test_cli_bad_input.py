@@ -26,6 +26,9 @@ from analysis.cli import main
 
 TAPISVERT = shutil.which("tapisvert")
 HAND = "1R 2R 3B 8V 2J"
+MANILLE_HAND = "10P AP RP 9P 10C 7C AK 8T"
+TOO_MANY = str(10**29)  # beyond any run: unit ids are 64-bit, a solve keeps its deals in memory
+TUNE = ["tune", "bianco-mano", "--policy", "heuristic", "--space", "take_threshold=2..6"]
 
 # (id, argv): the id says what is wrong.
 CASES = [
@@ -147,7 +150,67 @@ CASES = [
     # discovery
     ("options-unknown-game", ["options", "poker"]),
     ("policies-no-game", ["policies"]),
+    # flags that would be ignored
+    ("solve-truc-equity-scores", ["solve", "truc", "--equity", "--scores", "3,4"]),
+    ("solve-truc-n-jobs-one-state", ["solve", "truc", "--n-jobs", "2"]),
+    ("solve-truc-equity-n-jobs-no-recompute", ["solve", "truc", "--equity", "--n-jobs", "2"]),
+    ("odds-manille-worlds-no-pimc", ["odds", "manille", "--hand", MANILLE_HAND, "--worlds", "5"]),
+    ("odds-bianco-mano-worlds-no-pimc", ["odds", "bianco-mano", "--hand", HAND, "--turned", "4R",
+                                         "--play", "heuristic,double-dummy", "--worlds", "5"]),
+    ("truc-equilibrium-solved-scores-ignored", ["simulate", "truc", "--matches", "10", "--policy",
+                                                "equilibrium", "--param", "solved_scores=5"]),
+    ("truc-equilibrium-call-margin-ignored", ["simulate", "truc", "--matches", "10", "--policy",
+                                              "equilibrium", "--param", "call_margin=3"]),
+    # answers that would look real but are not
+    ("compare-duplicate-seats-both-teams", ["compare", "manille", "--duplicate", "--seats", "0,1"]),
+    ("sweep-seats-both-teams", ["sweep", "bianco-mano", "--grid", "take_threshold=3,4",
+                                "--seats", "0,1"]),
+    # MA-5: seat 3 played 8P on a heart lead while holding 7C
+    ("solve-manille-trick-breaks-ma-5", ["solve", "manille", "--hands", "AP; RP DP; VP 9P; 7C",
+                                         "--trump", "K", "--trick", "10C 8P"]),
+    # BM-8: seat 1 played 1B on a red lead while holding 3R
+    ("solve-bianco-mano-trick-breaks-bm-8", ["solve", "bianco-mano", "--hands",
+                                             "2B; 3R; 4R 2J; 5R 3J", "--trump", "J",
+                                             "--trick", "1R 1B"]),
+    ("solve-truc-target-below-floor", ["solve", "truc", "--target", "1e-9"]),
+    # sizes beyond what can run
+    ("solve-manille-deals-too-many", ["solve", "manille", "--deals", TOO_MANY]),
+    ("solve-bianco-mano-deals-too-many", ["solve", "bianco-mano", "--deals", TOO_MANY]),
+    ("simulate-deals-too-many", ["simulate", "bianco-mano", "--deals", TOO_MANY]),
+    ("tune-budget-too-many", [*TUNE, "--budget", TOO_MANY]),
+    # once internal errors
+    ("tune-space-text-parameter", ["tune", "bango", "--policy", "rollout", "--space", "kinds=0..1",
+                                   "--budget", "100"]),
+    ("tune-budget-below-candidates", [*TUNE, "--budget", "3", "--candidates", "16"]),
+    ("policy-module-syntax-error", ["compare", "bianco-mano", "--a", "mymodule:Class"]),
+    ("policy-module-raises", ["compare", "bianco-mano", "--a", "mymodule_raises:Class"]),
+    ("env-check-negative-seed", ["env-check", "bango", "--seed", "-1"]),
 ]
+
+# What the one stderr line must name (the flag or value that is wrong, the ruling broken).
+NAMED = {
+    "solve-truc-equity-scores": ("--scores",),
+    "solve-truc-n-jobs-one-state": ("--n-jobs",),
+    "solve-truc-equity-n-jobs-no-recompute": ("--n-jobs", "--recompute"),
+    "odds-manille-worlds-no-pimc": ("--worlds",),
+    "odds-bianco-mano-worlds-no-pimc": ("--worlds",),
+    "truc-equilibrium-solved-scores-ignored": ("solved_scores", "[0, 11]"),
+    "truc-equilibrium-call-margin-ignored": ("call_margin", "[-12.0, 12.0]"),
+    "compare-duplicate-seats-both-teams": ("--seats",),
+    "sweep-seats-both-teams": ("--seats",),
+    "solve-manille-trick-breaks-ma-5": ("--trick", "MA-5"),
+    "solve-bianco-mano-trick-breaks-bm-8": ("--trick", "BM-8"),
+    "solve-truc-target-below-floor": ("--target", "[0.0005, 1)"),
+    "solve-manille-deals-too-many": ("--deals",),
+    "solve-bianco-mano-deals-too-many": ("--deals",),
+    "simulate-deals-too-many": ("--deals",),
+    "tune-budget-too-many": ("--budget",),
+    "tune-space-text-parameter": ("--space kinds",),
+    "tune-budget-below-candidates": ("--budget", "--candidates"),
+    "policy-module-syntax-error": ("--a mymodule:Class", "SyntaxError"),
+    "policy-module-raises": ("--a mymodule_raises:Class", "RuntimeError: raised on import"),
+    "env-check-negative-seed": ("--seed",),
+}
 
 # Cases checked in this process (main()), the rest through the installed command.
 IN_PROCESS = {
@@ -161,6 +224,7 @@ IN_PROCESS = {
     "compare-truc-n-jobs", "metric-without-precision", "two-sizes", "unknown-game",
     "odds-bango-not-consecutive", "odds-bango-black-in-sequence", "odds-n-jobs",
     "players-fixed-count", "config-players-fixed-count",
+    *NAMED,
 }
 
 FILES = {
@@ -173,6 +237,8 @@ FILES = {
     "per_seat.toml": ('game = "bianco-mano"\n'
                       + '[[policies]]\nname = "heuristic"\n' * 3
                       + '[[policies]]\nname = "random"\n'),
+    "mymodule.py": "class Class(:\n",  # a user's policy module that does not compile
+    "mymodule_raises.py": 'raise RuntimeError("raised on import")\n',
 }
 
 
@@ -249,6 +315,13 @@ def test_bad_input_is_one_line_exit_2(outcomes, case):
     assert done.returncode == 2, (case, done.returncode, done.stderr[-2000:])
     assert len(lines) == 1 and lines[0].startswith("tapisvert: error: "), done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("case", sorted(NAMED))
+def test_the_error_names_what_is_wrong(outcomes, case):
+    results, _, _ = outcomes
+    for text in NAMED[case]:
+        assert text in results[case].stderr, (case, text, results[case].stderr)
 
 
 def test_bad_input_writes_nothing(outcomes):

@@ -83,12 +83,20 @@ def test_odds_with_strength_pairs_the_three_ways_on_the_same_deals():
     experiment = Experiment("bianco-mano", config=BiancoManoConfig(), policies=HeuristicPolicy(),
                             size=4, seed=4)
     table = odds(experiment, OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R",
-                                          play="heuristic,double-dummy", worlds=2))
+                                          play="heuristic,double-dummy"))
     assert set(table["decision"]) == {"heuristic", "double-dummy", "double-dummy - heuristic"}
 
 
 def test_odds_with_strength_refuses_an_unknown_way():
     with pytest.raises(ValueError, match="play must list some of heuristic, pimc, double-dummy"):
         OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R", play="heuristic,expert")
+
+
+def test_worlds_without_a_pimc_player_is_refused():
+    """worlds sets the PIMC players' worlds: with no pimc in play it would change nothing."""
+    with pytest.raises(ValueError, match="worlds 2 sets the worlds of the PIMC players"):
+        OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R", play="heuristic,double-dummy",
+                     worlds=2)
+    assert OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R", play="pimc", worlds=2).worlds == 2
     with pytest.raises(ValueError, match="twice"):
         OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R", play="pimc,pimc")

@@ -165,6 +165,12 @@ def test_text_output_says_what_all_pass_deals_become(capsys):
     (["--deals", "5", "--players", "6"], "invalid choice"),
     (["--deals", "5", "--sans-atout-must-beat"], "unrecognized arguments"),
     ([], "give --deals N"),
+    # BM-8: each card on the trick was legal from its player's hand (the hand left plus it)
+    (["--hands", "2B; 3R; 4R 2J; 5R 3J", "--trump", "J", "--trick", "1R 1B"],
+     "--trick: seat 1 cannot have played 1B from 3R 1B: must follow R (legal: 3R) (BM-8)"),
+    (["--hands", "2B; 4J; 4R 2J; 5R 3J", "--trump", "J", "--trick", "1R 1B"],
+     "cannot follow R and must play a dominant (J)"),
+    (["--deals", str(10**29)], "--deals must be at most"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, message):
     assert main(["solve", "bianco-mano", *argv]) == 2

@@ -110,6 +110,23 @@ def test_a_probability_parameter_lies_in_zero_one():
             _Toy(chance=bad)
 
 
+@dataclass(frozen=True)
+class _Modes(Policy):
+    exact: bool = param(True, doc="the exact mode")
+    margin: float = param(0.0, low=-1.0, high=1.0, only_with={"exact": False},
+                          doc="read by the inexact mode only")
+
+
+def test_a_parameter_the_mode_ignores_is_refused_not_ignored():
+    assert _Modes.parameters()["margin"]["only_with"] == {"exact": False}
+    assert "only_with" not in _Modes.parameters()["exact"]
+    assert _Modes(exact=False, margin=0.5).margin == 0.5
+    assert _Modes(margin=0.0).margin == 0.0  # the default changes nothing: accepted
+    with pytest.raises(ValueError, match=r"_Modes.margin \(range \[-1.0, 1.0\]\) is read only "
+                                         r"with exact=false; exact=true ignores it"):
+        _Modes(margin=0.5)
+
+
 def test_prefer_takes_each_rows_first_non_empty_mask():
     a = np.array([0, 1, 0, 0], dtype=np.uint32)
     b = np.array([2, 2, 0, 0], dtype=np.uint32)

@@ -187,6 +187,12 @@ HANDS = "10P AP; RP DP; VP 9P; 8P 7P"
     (["--hands", ";;;", "--trump", "P"], "no card is left"),
     (["--deals", "many"], "invalid int value"),
     (["--deals", "5", "--players", "4"], "unrecognized arguments"),
+    # MA-5: each card on the trick was legal from its player's hand (the hand left plus it)
+    (["--hands", "AP; RP DP; VP 9P; 7C", "--trump", "K", "--trick", "10C 8P"],
+     "--trick: seat 3 cannot have played 8P from 8P 7C: must follow C (legal: 7C) (MA-5)"),
+    (["--hands", "AP; RP DP; VP 9P; 7K", "--trump", "K", "--trick", "10C 8P"],
+     "cannot follow C and must trump K"),
+    (["--deals", str(10**29)], "--deals must be at most"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, message):
     assert main(["solve", "manille", *argv]) == 2

@@ -139,8 +139,11 @@ def test_solve_command_prints_the_equity_table(capsys):
     (["--scores", "3,12"], "--scores must be in 0..11"),
     (["--scores", "3"], "--scores must look like"),
     (["--payoff", "manche", "--no-card-call"], "needs the card call"),
-    (["--target", "0"], "--target must be in (0, 1)"),
+    (["--target", "0"], "--target must be in [0.0005, 1)"),
+    (["--target", "1e-9"], "--target must be in [0.0005, 1)"),  # below what the cap reaches
     (["--equity", "--no-card-call"], "solved with the card call"),
+    (["--equity", "--payoff", "points"], "--payoff points does not apply to --equity"),
+    (["--equity", "--target", "0.01"], "--target applies to solving"),  # the shipped table
 ])
 def test_solve_command_refuses_bad_input(argv, message, capsys):
     from analysis.cli import main
@@ -148,6 +151,25 @@ def test_solve_command_refuses_bad_input(argv, message, capsys):
     assert main(["solve", "truc", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_run_stopped_at_the_cap_says_so_and_is_not_cached(solver_cache, capsys,
+                                                              monkeypatch):
+    """The iteration cap before the target: the output says the target was missed, and the
+    state is not kept as a solution (the next run solves it again)."""
+    from analysis.cli import main
+    from simulators.truc.solver import manche, solutions
+
+    monkeypatch.setattr(manche, "MAX_ITERATIONS", 10)
+    argv = ["solve", "truc", "--scores", "11,11", "--target", str(manche.TARGET_FLOOR)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "TARGET NOT REACHED: stopped at the cap of 10 iterations" in out
+    assert not solutions.state_dir((11, 11), "points", True, manche.TARGET_FLOOR).exists()
+    assert main([*argv, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["target_reached"] is False and doc["cached"] is False
+    assert doc["exploitability"] > doc["target"]
 
 
 def test_score_aware_deals_are_legal_and_replayed_by_the_referee(solver_cache):

@@ -83,7 +83,21 @@ def _position(args):
                                 default_side=DEFAULT_SIDE.__getitem__, check_side=_check_side)
     if args.players is not None and args.players != reading.n_seats:
         raise ValueError(f"--players {args.players} but --hands gives {reading.n_seats} hands")
+    ddc.check_trick(reading, RULES, _why_illegal(dominant))
     return dominant, reading
+
+
+def _why_illegal(dominant: int):
+    """The referee's BM-8 duties as ``ddc.check_trick`` asks them: None for a legal play."""
+    from simulators.bianco_mano import referee
+
+    def why(hand, earlier, seat, card):
+        trick = [c for _, c in earlier]
+        if card in referee.legal_plays(hand, trick, dominant):
+            return None
+        return f"{referee._why_illegal(hand, trick, dominant, card)} (BM-8)"
+
+    return why
 
 
 def _config(args) -> R.BiancoManoConfig:

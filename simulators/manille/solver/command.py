@@ -71,7 +71,20 @@ def _position(args):
 
     reading = ddc.read_position(args, _rules(), CARD_POINTS, default_side=lambda n: (0, 2),
                                 check_side=_check_side)
+    ddc.check_trick(reading, _rules(), _why_illegal(trump, args.sans_atout_must_beat))
     return trump, reading
+
+
+def _why_illegal(trump: int, must_beat: bool):
+    """The referee's MA-5 duties as ``ddc.check_trick`` asks them: None for a legal play."""
+    from simulators.manille import referee
+
+    def why(hand, earlier, seat, card):
+        if card in referee.legal_plays(hand, earlier, seat, trump, must_beat):
+            return None
+        return f"{referee.why_illegal(hand, earlier, seat, trump, card, must_beat)} (MA-5)"
+
+    return why
 
 
 def check(args) -> None:

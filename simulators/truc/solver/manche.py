@@ -41,6 +41,11 @@ from simulators.truc.solver.tree import TERMINAL
 TARGET = 12
 PAYOFFS = ("points", "manche")
 ZERO = TARGET  # index of "no points" (a null deal) in a scoring's values
+MAX_ITERATIONS = 3000  # CFR+ iterations a state gets before it stops, target reached or not
+TARGET_FLOOR = 0.0005
+"""The smallest exploitability target a state may be given. CFR+'s exploitability falls as
+about 1/iterations (docs/truc_solver.md: 0.0043 points per deal after 225 iterations at 0-0),
+so MAX_ITERATIONS reach about 0.0003-0.0004; a smaller target would only run to the cap."""
 
 
 def points_scoring() -> np.ndarray:
@@ -140,7 +145,8 @@ class StateResult:
 
 
 def solve_states(states, payoff: str, equity: np.ndarray | None, card_call: bool = True,
-                 target: float = 0.005, max_iterations: int = 3000, update_every: int = 10,
+                 target: float = 0.005, max_iterations: int = MAX_ITERATIONS,
+                 update_every: int = 10,
                  check_every: int = 20, log=None, keep_solvers: bool = False):
     """Solve states whose null deals lead to each other together (module docstring).
 
@@ -216,7 +222,8 @@ def _solve_group(states, equity, card_call, target, resume=False):
     results, solvers = solve_states(states, "manche", equity, card_call, target,
                                     keep_solvers=True)
     for result, solver in zip(results, solvers, strict=True):
-        store_state(result, solver)
+        if result.exploitability <= target:  # stopped at the cap above it: not a solution
+            store_state(result, solver)
     return [(r.scores, r.value, r.exploitability, r.iterations, r.seconds) for r in results]
 
 
@@ -288,6 +295,7 @@ def table_document(equity, exploit, iterations, seconds, card_call, target, wall
                                "exploitability": float(exploit[nd, d])})
     return {"card_call": card_call, "target": target, "payoff": "manche",
             "largest_exploitability": float(np.nanmax(exploit)),
+            "target_reached": bool(np.nanmax(exploit) <= target),
             "seconds": wall, "n_jobs": n_jobs,
             "win_probability": equity.tolist(), "exploitability": exploit.tolist(),
             "iterations": iterations.tolist(), "solver_seconds": seconds.tolist(),

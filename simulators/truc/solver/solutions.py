@@ -71,7 +71,7 @@ def solved_deal(spec: DealSpec | None = None, target: float = DEFAULT_TARGET,
     result = solve(deal.tree, iterations=max_iterations, target=target, check_every=25)
     solved = SolvedDeal(deal, result.strategy, result.value, result.exploitability,
                         result.iterations, result.seconds, tuple(result.curve))
-    if use_cache:
+    if use_cache and solved.exploitability <= target:  # stopped at the cap: not solved
         _store(path, solved)
     return solved
 
@@ -136,10 +136,16 @@ class StateSolution:
     play: np.ndarray
     lookup: dict
 
+    @property
+    def target_reached(self) -> bool:
+        """False when the solver stopped at its iteration cap above the target."""
+        return self.exploitability <= self.target
+
     def report(self) -> dict:
         return {"scores": list(self.scores), "payoff": self.payoff, "card_call": self.card_call,
                 "value": self.value, "exploitability": self.exploitability,
-                "iterations": self.iterations, "seconds": self.seconds, "target": self.target}
+                "iterations": self.iterations, "seconds": self.seconds, "target": self.target,
+                "target_reached": self.target_reached}
 
 
 def state_dir(scores, payoff: str, card_call: bool, target: float) -> Path:
@@ -187,15 +193,18 @@ def compact_lookup(arrays: dict) -> dict:
     return out
 
 
-def store_state(result, solver) -> Path:
-    """Keep a :class:`~.manche.StateResult` (and its deal's lookup arrays) in the cache."""
+def _lookup_arrays(solver) -> dict:
+    """The deal tree's arrays the policy walks, compacted."""
+    deal_tree = solver.deal.tree
+    return compact_lookup({**{k: getattr(deal_tree, k) for k in LOOKUP_ARRAYS if k != "kind"},
+                           "kind": solver.deal.kind})
+
+
+def _call_and_play(result, solver) -> tuple[np.ndarray, np.ndarray]:
+    """A result's call probabilities (2, T) and quantized card play (uint16), as stored."""
     from simulators.truc.solver.round import COPY_ROOTS, REDEAL
 
     deal_tree = solver.deal.tree
-    lookup = _lookup_dir(result.scores)
-    if not lookup.exists():
-        _save_dir(lookup, compact_lookup({**{k: getattr(deal_tree, k) for k in LOOKUP_ARRAYS
-                                             if k != "kind"}, "kind": solver.deal.kind}))
     types = len(solver.deal.types)
     strategy = result.strategy
     if result.card_call:
@@ -209,14 +218,34 @@ def store_state(result, solver) -> Path:
     else:
         call = np.zeros((2, types))
         play = strategy[None, :]
+    return call, np.rint(np.clip(play, 0.0, 1.0) * PLAY_SCALE).astype(np.uint16)
+
+
+def store_state(result, solver) -> Path:
+    """Keep a :class:`~.manche.StateResult` (and its deal's lookup arrays) in the cache."""
+    lookup = _lookup_dir(result.scores)
+    if not lookup.exists():
+        _save_dir(lookup, _lookup_arrays(solver))
+    call, play = _call_and_play(result, solver)
     path = state_dir(result.scores, result.payoff, result.card_call, result.target)
     meta = {"scores": list(result.scores), "payoff": result.payoff,
             "card_call": result.card_call, "target": result.target, "value": result.value,
             "exploitability": result.exploitability, "iterations": result.iterations,
             "seconds": result.seconds, "curve": [list(c) for c in result.curve]}
-    quantized = np.rint(np.clip(play, 0.0, 1.0) * PLAY_SCALE).astype(np.uint16)
-    _save_dir(path, {"call": call, "play": quantized}, meta)
+    _save_dir(path, {"call": call, "play": play}, meta)
     return path
+
+
+def unstored_state(result, solver) -> StateSolution:
+    """A result kept in memory only: what :func:`solved_state` returns when the solver
+    stopped at its iteration cap above the target (not a solution at that target, so it
+    is not cached as one)."""
+    call, play = _call_and_play(result, solver)
+    return StateSolution(
+        scores=tuple(result.scores), payoff=result.payoff, card_call=result.card_call,
+        target=result.target, value=result.value, exploitability=result.exploitability,
+        iterations=result.iterations, seconds=result.seconds, call=call, play=play,
+        lookup=_lookup_arrays(solver))
 
 
 def load_state(scores, payoff: str = "manche", card_call: bool = True,
@@ -227,6 +256,8 @@ def load_state(scores, payoff: str = "manche", card_call: bool = True,
     if not (path / "meta.json").exists() or not lookup.exists():
         return None
     meta = json.loads((path / "meta.json").read_text())
+    if meta["exploitability"] > target:  # kept by an older version although the cap came first
+        return None
     arrays = {k: np.load(lookup / f"{k}.npy", mmap_mode="r") for k in LOOKUP_ARRAYS}
     return StateSolution(
         scores=tuple(scores), payoff=payoff, card_call=card_call, target=target,
@@ -237,8 +268,11 @@ def load_state(scores, payoff: str = "manche", card_call: bool = True,
 
 
 def solved_state(scores, payoff: str = "manche", card_call: bool = True,
-                 target: float = DEFAULT_TARGET, log=None) -> StateSolution:
-    """A state from the cache, or solved now and stored (manche: with the shipped table)."""
+                 target: float = DEFAULT_TARGET, log=None,
+                 max_iterations: int | None = None) -> StateSolution:
+    """A state from the cache, or solved now and stored (manche: with the shipped table);
+    a run that stops at ``max_iterations`` (default: the solver's cap) above the target is
+    returned unstored (``target_reached`` false)."""
     from simulators.truc.solver import manche
 
     scores = (int(scores[0]), int(scores[1]))
@@ -247,7 +281,10 @@ def solved_state(scores, payoff: str = "manche", card_call: bool = True,
         return found
     equity = manche.shipped_equity(card_call)["win_probability"] if payoff == "manche" \
         else None
-    results, solvers = manche.solve_states([scores], payoff, equity, card_call, target,
-                                           log=log, keep_solvers=True)
+    results, solvers = manche.solve_states(
+        [scores], payoff, equity, card_call, target, log=log, keep_solvers=True,
+        max_iterations=max_iterations or manche.MAX_ITERATIONS)
+    if results[0].exploitability > target:
+        return unstored_state(results[0], solvers[0])
     store_state(results[0], solvers[0])
     return load_state(scores, payoff, card_call, target)
