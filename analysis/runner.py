@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -561,6 +562,7 @@ class _Backend:
                 raise ValueError("backend 'dask' needs the dask extra: "
                                  "pip install 'tapisvert[dask]'") from None
             if self.scheduler:
+                _refuse_closed_port(self.scheduler)
                 try:
                     self.client = Client(self.scheduler, timeout=DASK_CONNECT_TIMEOUT)
                 except (OSError, TimeoutError) as exc:
@@ -577,6 +579,21 @@ class _Backend:
     def __exit__(self, *exc) -> None:
         if self.client is not None:
             self.client.close()
+
+
+def _refuse_closed_port(scheduler: str) -> None:
+    """A ``tcp://host:port`` scheduler whose port refuses connections is refused at once:
+    distributed's client retries a refused port until its 30 s timeout."""
+    host, sep, port = scheduler.removeprefix("tcp://").rpartition(":")
+    if not scheduler.startswith("tcp://") or not sep or not port.isdigit():
+        return  # another protocol, or no port: the client's own connect decides
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except ConnectionRefusedError:
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler!r} (connection "
+                         "refused)") from None
+    except OSError:
+        pass  # slow or unresolved: the client's own timeout decides
 
 
 def _chunks_in_order(plan: _Plan, n_jobs: int, backend: str, scheduler: str | None,
