@@ -26,6 +26,7 @@ solution's action with the row's noise. What it plays:
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
@@ -90,8 +91,15 @@ def load_state(scores, payoff: str, target: float):
 
     key = (tuple(int(s) for s in scores), payoff, float(target))
     if key not in _STATES:
-        _STATES[key] = solved_state(key[0], payoff, card_call=True, target=key[2])
+        _STATES[key] = solved_state(key[0], payoff, card_call=True, target=key[2],
+                                    log=_say_on_stderr)
     return _STATES[key]
+
+
+def _say_on_stderr(message: str) -> None:
+    """A state missing from the cache takes seconds to minutes to solve: say so, and how far
+    the solve is, rather than leave a silent wait before the first deal (issue 34)."""
+    print(f"tapisvert: truc equilibrium: {message}", file=sys.stderr, flush=True)
 
 
 def _full_deck_type_index() -> np.ndarray:

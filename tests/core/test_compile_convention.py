@@ -10,7 +10,8 @@ interpreter (this test process has long imported numba).
 from __future__ import annotations
 
 import importlib.util
-import io
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -81,38 +82,40 @@ def test_a_kernel_imported_already_compiled_is_kept():
     assert out.stdout.strip() == "ok"
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
+COLD_PROBE = r"""
+import io, sys
+from simulators.core import jit
+
+class Terminal(io.StringIO):
+    def isatty(self):
         return True
 
+def announced(stream):
+    sys.stderr = stream
+    jit._COMPILED.clear()
+    import cold_module
+    namespace = vars(cold_module)
+    namespace["kernel"] = getattr(namespace["kernel"], "py_func", namespace["kernel"])
+    jit.jit_once(namespace, ("kernel",))
+    assert namespace["kernel"](1) == 2  # compiles (or loads), and writes numba's cache
+    sys.stderr = sys.__stderr__
+    return stream.getvalue()
 
-def _kernel_never_compiled(x):
-    return x + 1
+import json
+print(json.dumps([announced(Terminal()), announced(Terminal()), announced(io.StringIO())]))
+"""
 
 
-def test_a_cold_compile_is_announced_on_a_terminal(monkeypatch, tmp_path):
+def test_a_cold_compile_is_announced_on_a_terminal(tmp_path):
     """Work before the first unit says what it is (issue 34): a kernel with nothing in numba's
-    cache is announced on a terminal, and not announced once it is cached or off a terminal."""
-    from simulators.core import jit
-
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache: a cold compile
-    terminal = _Terminal()
-    monkeypatch.setattr(sys, "stderr", terminal)
-    namespace = {"__name__": "tests.cold_module", "kernel": _kernel_never_compiled}
-    jit.jit_once(namespace, ("kernel",))
-    assert terminal.getvalue() == ("tapisvert: compiling tests.cold_module's kernels (once per "
-                                   "install: later runs load them from numba's cache)...\n")
-    assert namespace["kernel"](1) == 2  # compiles, and writes the cache
-    monkeypatch.setattr(jit, "_COMPILED", set())
-    again = _Terminal()
-    monkeypatch.setattr(sys, "stderr", again)
-    namespace = {"__name__": "tests.cold_module", "kernel": _kernel_never_compiled}
-    jit.jit_once(namespace, ("kernel",))
-    assert again.getvalue() == ""
-    monkeypatch.setattr(jit, "_COMPILED", set())
-    piped = io.StringIO()  # not a terminal: a cold compile stays silent, as progress bars do
-    monkeypatch.setattr(sys, "stderr", piped)
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other"))
-    jit.jit_once({"__name__": "tests.cold_module", "kernel": _kernel_never_compiled},
-                 ("kernel",))
-    assert piped.getvalue() == ""
+    cache is announced on a terminal; once cached, or off a terminal, nothing is said. In a
+    fresh interpreter, so that numba reads the empty cache directory given to it."""
+    (tmp_path / "cold_module.py").write_text("def kernel(x):\n    return x + 1\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-c", COLD_PROBE], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    cold = ("tapisvert: compiling cold_module's kernels (once per install: later runs load "
+            "them from numba's cache)...\n")
+    assert json.loads(done.stdout) == [cold, "", ""]

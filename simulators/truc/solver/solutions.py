@@ -281,6 +281,10 @@ def solved_state(scores, payoff: str = "manche", card_call: bool = True,
         return found
     equity = manche.shipped_equity(card_call)["win_probability"] if payoff == "manche" \
         else None
+    if log:
+        log(f"state {scores[0]}-{scores[1]} ({payoff}) is not in the cache: solving it to "
+            f"exploitability {target:g} (seconds near 12, about two minutes at 0-0; stored for "
+            "every later run)...")
     results, solvers = manche.solve_states(
         [scores], payoff, equity, card_call, target, log=log, keep_solvers=True,
         max_iterations=max_iterations or manche.MAX_ITERATIONS)
