@@ -36,7 +36,9 @@ from typing import Any
 
 import polars as pl
 
+from simulators.core.files import atomic_path, write_atomically
 from simulators.core.game import Game, games, get_game, registered_names
+from simulators.core.rng import DEFAULT_SEED
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -190,17 +192,11 @@ def write_table(table: pl.DataFrame, path: Path) -> None:
     """Write a table as Parquet or CSV, atomically (no partial file on failure)."""
     check_out_file(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    with atomic_path(path) as tmp:
         if path.suffix.lower() == ".parquet":
             table.write_parquet(tmp)
         else:
             table.write_csv(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def show(table: pl.DataFrame) -> str:
@@ -621,7 +617,8 @@ def cmd_tune(args: argparse.Namespace) -> str:
                   precision=args.precision,
                   out_dir=args.out_dir, **_run_options(args))
     if args.out is not None:
-        _write_text(args.out, config_toml(experiment, result["best"]))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(args.out, config_toml(experiment, result["best"]))
     rounds = pl.DataFrame([{k: (", ".join(map(str, v)) if k == "kept" else v)
                             for k, v in r.items()} for r in result["rounds"]])
     if args.json:
@@ -656,15 +653,6 @@ def cmd_tune(args: argparse.Namespace) -> str:
         lines.append(f"written: {args.out} (tapisvert simulate {experiment.game.name} "
                      f"--config {args.out})")
     return "\n".join(lines)
-
-
-def _write_text(path: Path, text: str) -> None:
-    """Atomically: no half-written file on failure."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
 
 
 def _grid(experiment, texts: list[str]) -> dict[str, list[Any]]:
@@ -1029,7 +1017,7 @@ def _experiment_parent(default_size: int, scope: list[Game]) -> argparse.Argumen
     for unit, owners in _unit_flags(scope).items():
         size.add_argument(f"--{unit}", type=int, dest=f"unit_{unit}", metavar="N",
                           help=f"play N {unit} ({owners})")
-    parent.add_argument("--seed", type=int, help="root seed (default 2026)")
+    parent.add_argument("--seed", type=int, help=f"root seed (default {DEFAULT_SEED})")
     parent.add_argument("--policy", help="policy for every seat: a registered name "
                                          "(tapisvert policies GAME) or your class, "
                                          "module:Class")
@@ -1163,7 +1151,7 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     rep.add_argument("--config", type=Path,
                      help="TOML with [options] and [[policies]] the report starts from")
     rep.add_argument("--scale", type=float, default=1.0, help="multiply every sample size")
-    rep.add_argument("--seed", type=int, default=2026)
+    rep.add_argument("--seed", type=int, default=DEFAULT_SEED)
     rep.add_argument("--n-jobs", type=int, default=1, help="worker processes (-1: all cores)")
     rep.add_argument("--quiet", action="store_true", help="no progress lines")
     rep.set_defaults(run=cmd_report)
@@ -1184,7 +1172,8 @@ def _add_env_check(commands) -> None:
                      help="rule option or environment option, repeatable (docs/envs.md)")
     env.add_argument("--games", type=int, default=100,
                      help="random units per simulation check (default 100)")
-    env.add_argument("--seed", type=int, default=2026, help="root seed (default 2026)")
+    env.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                     help=f"root seed (default {DEFAULT_SEED})")
     env.add_argument("--json", action="store_true",
                      help="print one JSON document {rows, experiment, seconds}")
     env.set_defaults(run=cmd_env_check)

@@ -34,7 +34,7 @@ from typing import Any
 
 from simulators.core.game import Game, Unit, get_game
 from simulators.core.params import Policy
-from simulators.core.rng import MAX_UNITS, root_entropy
+from simulators.core.rng import DEFAULT_SEED, MAX_UNITS, root_entropy
 
 KEYS = ("game", "unit", "size", "seed", "options", "policies", "policy")
 
@@ -114,7 +114,7 @@ class Experiment:
     policies: tuple[Policy, ...] = None  # type: ignore[assignment]
     unit: Unit = None  # type: ignore[assignment]
     size: int = None  # type: ignore[assignment]
-    seed: int = 2026
+    seed: int = DEFAULT_SEED
 
     def __post_init__(self) -> None:
         game = get_game(self.game)
@@ -178,7 +178,7 @@ class Experiment:
     @classmethod
     def create(cls, game: str | Game, *, options: Mapping[str, Any] | None = None,
                policies: Any = None, unit: str | None = None, size: int | None = None,
-               seed: int = 2026) -> Experiment:
+               seed: int = DEFAULT_SEED) -> Experiment:
         """From names and plain values: the game's unit and policy names, rule options."""
         return cls(game, dict(options or {}), policies, unit, size, seed)
 

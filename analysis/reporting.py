@@ -66,6 +66,7 @@ from analysis import summaries
 from analysis.experiment import Experiment, build_policy, read_toml
 from analysis.stats import Estimate
 from simulators.core.game import Game, Metric, games, get_game
+from simulators.core.rng import DEFAULT_SEED
 
 # ------------------------------------------------------------------ what a section holds
 
@@ -536,7 +537,7 @@ class BuiltReport:
 
 
 def build_report(game: Game | str, out_dir: str | Path = "reports", *, scale: float = 1.0,
-                 seed: int = 2026, n_jobs: int = 1, config: str | Path | None = None,
+                 seed: int = DEFAULT_SEED, n_jobs: int = 1, config: str | Path | None = None,
                  progress: Callable[[str], None] | None = None,
                  keep_runs: bool = False) -> dict[str, Path]:
     """Simulate (through the runner), summarise and write one game's report."""
@@ -593,7 +594,7 @@ def build_all(out_dir: str | Path = "reports", **settings: Any) -> dict[str, Pat
         raise ValueError("no registered game has a report module")
     for game in chosen:  # every report's declaration loads before any simulation
         report_of(game)
-    defaults = {"scale": 1.0, "seed": 2026, "n_jobs": 1, "config": None, "progress": None,
+    defaults = {"scale": 1.0, "seed": DEFAULT_SEED, "n_jobs": 1, "config": None, "progress": None,
                 "keep_runs": False}
     built = [_build(g, out_dir, **{**defaults, **settings}) for g in chosen]
     entries = [{

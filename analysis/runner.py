@@ -45,6 +45,7 @@ import polars as pl
 from joblib import Parallel, delayed, parallel_config
 
 from analysis.experiment import Experiment
+from simulators.core.files import atomic_path, temporary_beside, write_atomically
 from simulators.core.rng import root_entropy
 
 MANIFEST = "manifest.json"
@@ -98,20 +99,8 @@ def load(path: str | Path) -> RunResult:
     return RunResult(path, manifest)
 
 
-def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 def _write_manifest(path: Path, manifest: dict[str, Any]) -> None:
-    _atomic_write(path / MANIFEST,
-                  lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2) + "\n"))
+    write_atomically(path / MANIFEST, json.dumps(manifest, indent=2) + "\n")
 
 
 def _git_commit() -> str | None:
@@ -283,11 +272,9 @@ def _play_chunk(experiment: Experiment, chunk: int, first: int, count: int,
     if write_to is not None:
         written = {}
         for name, final in write_to.items():
-            fd, tmp = tempfile.mkstemp(dir=Path(final).parent, prefix=f".{Path(final).name}.",
-                                       suffix=".tmp")
-            os.close(fd)
+            tmp = temporary_beside(final)
             tables[name].write_parquet(tmp)
-            written[name] = tmp
+            written[name] = str(tmp)
         tables = written
     return chunk, tables, time.perf_counter() - start
 
@@ -322,7 +309,8 @@ class _Plan:
             if isinstance(table, str):  # written by the worker: just move it into place
                 os.replace(table, self.part(name, chunk))
             else:
-                _atomic_write(self.part(name, chunk), table.write_parquet)
+                with atomic_path(self.part(name, chunk)) as tmp:
+                    table.write_parquet(tmp)
 
     def sums(self, chunk: int) -> dict[str, float]:
         """A finished study chunk's sums."""

@@ -20,6 +20,7 @@ import numpy as np
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.engine import STREAM_NOISE, Dispatch, n_decisions, play_batch
 from simulators.core import cards32, rng
+from simulators.core.dispatch import forwards
 
 STREAM_SITUATION, STREAM_SITUATION_CUT = 10, 11
 TAKE, PASS = "take", "pass"
@@ -94,15 +95,13 @@ def situation_decks(situation: Situation, first_packet: int, entropy: int,
     return np.take_along_axis(post, index, 1), cut
 
 
+@forwards("inner", "first_packet", "espion", "call", "announce", "play", "costly")
 class _Forced:
     """Wraps a policy: the bidder's bids are fixed, everything else delegated."""
 
     def __init__(self, inner, take_round: int | None, family: int):
         self.inner, self.take_round, self.family = inner, take_round, family
         self.uses_noise = getattr(inner, "uses_noise", False)
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
 
     def bid(self, obs):
         take = self.take_round == obs.round

@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 
 class IllegalAction(ValueError):
     """A policy returned an action the rules forbid, or of the wrong shape."""
+
+
+def forwards(to: str, *names: str) -> Callable[[type], type]:
+    """Class decorator for a policy wrapper: its ``names`` (decision methods, flags such as
+    ``costly``) are those of the policy in its attribute ``to``, read on each access.
+
+    Each name becomes a class attribute, so a name the wrapped policy lacks is lacking on
+    the wrapper too and nothing else is forwarded. No ``__getattr__``: when a wrapper that
+    had one was unpickled (joblib ships policies to workers), the unpickler's look-up of
+    ``__setstate__`` went through it before ``to`` was set, and it recursed forever.
+    """
+    def decorate(cls: type) -> type:
+        for name in names:
+            setattr(cls, name, property(lambda self, name=name: getattr(getattr(self, to), name),
+                                        doc=f"``{to}``'s ``{name}``"))
+        return cls
+    return decorate
 
 
 class SeatDispatch:

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulators.core import double_dummy as dd
+from simulators.core.rng import DEFAULT_SEED
 
 U32 = np.uint32
-DEFAULT_SEED = 2026  # the study commands' default seed: deal i is the one they play
 POSITION_FLAGS = ("trump", "leader", "trick", "side", "banked")
 CHUNK = 250  # deals solved between two progress lines
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile

@@ -467,6 +467,19 @@ def odds_units_per_chunk(question) -> int | None:
     return min(sizes, default=None)
 
 
+class CardsBy:
+    """The ``pimc`` way of ``--play``: a seat's own policy (``bidder``) for every decision but
+    the card play, another policy's (``player``) card play. A game's subclass names its
+    other decisions with :func:`~simulators.core.dispatch.forwards` ``("bidder", ...)``."""
+
+    def __init__(self, bidder, player):
+        self.bidder, self.player = bidder, player
+        self.uses_noise = getattr(bidder, "uses_noise", False) or player.uses_noise
+
+    def play(self, obs):
+        return self.player.play(obs)
+
+
 def strength_reference(play: str | None, default: str) -> str:
     """The way every other is paired against: the first of ``play``, else ``default``."""
     return default if play is None else parse_plays(play)[0]

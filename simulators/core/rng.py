@@ -16,6 +16,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+DEFAULT_SEED = 2026
+"""The root seed when none is given: of an experiment, a report, the study and check
+commands (so deal ``i`` of one is deal ``i`` of another)."""
 BLOCK = 1024
 MAX_UNITS = 2**63 - 1
 """The most units a run can number: unit ids are int64 (:func:`draw_per_unit`), so units

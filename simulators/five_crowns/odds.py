@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 
 from simulators.core import rng
+from simulators.core.dispatch import forwards
 from simulators.core.game import Metric, mean, rate
 from simulators.core.params import check_count
 from simulators.five_crowns import melds
@@ -136,16 +137,15 @@ def throw_choices(situation: Situation, most: int = 3) -> list[int]:
     return [int(kinds[i]) for i in order[:most]]
 
 
+@forwards("inner", "go_out", "costly", "wants_world")
 class _ForcedFirstTurn:
     """My policy, but my first draw (turn 0) is forced — take the discard or draw blind —
-    and, with ``throw``, the card I then discard."""
+    and, with ``throw``, the card I then discard. Only the planning wrapper below answers
+    ``draw_with_plan``: this one is for a policy the dispatcher asks ``draw``."""
 
     def __init__(self, inner, take: bool, throw: int | None = None):
         self.inner, self.take, self.throw = inner, take, throw
         self.uses_noise = getattr(inner, "uses_noise", False)
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
 
     def draw(self, obs):
         choice = np.asarray(self.inner.draw(obs), dtype=bool)

@@ -21,6 +21,7 @@ import numpy as np
 import polars as pl
 
 from simulators.core import cards32, rng
+from simulators.core.dispatch import forwards
 from simulators.core.params import check_count
 from simulators.manille import rules as R
 from simulators.manille.engine import (
@@ -86,15 +87,13 @@ def situation_decks(situation: Situation, config: R.ManilleConfig, entropy: int,
     return np.take_along_axis(post, index, 1), cut
 
 
+@forwards("inner", "contre", "play", "costly")
 class _Forced:
     """Wraps the dealer's policy: his own choice is fixed, everything else delegated."""
 
     def __init__(self, inner, action: int):
         self.inner, self.action = inner, action
         self.uses_noise = getattr(inner, "uses_noise", False)
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
 
     def choose(self, obs):
         if obs.passed:  # the dealer's seat is never asked after passing; kept for safety

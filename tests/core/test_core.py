@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from simulators.core import bits, rng
+from simulators.core.dispatch import forwards
 from simulators.core.params import Policy, param, probability
 
 
@@ -192,3 +193,30 @@ def test_a_costly_policy_is_asked_about_its_own_rows_only():
     out = dispatch("act", Obs(np.arange(6), 7), np.array([0, 1, 2, 0, 1, 2]), np.int64)
     assert seen == {"costly": [0, 3], "cheap": 6}
     assert out.tolist() == [0, 1, 2, 30, 4, 5]
+
+
+
+class _Inner:
+    costly = True
+    wants_world = True  # not forwarded below
+
+    def act(self, obs):
+        return obs + 1
+
+
+@forwards("inner", "act", "costly")
+class _Wrapper:
+    def __init__(self, inner):
+        self.inner = inner
+
+
+def test_a_forwarding_wrapper_answers_its_names_only_and_survives_pickling():
+    """``forwards``: the names listed are the wrapped policy's, nothing else is, and an
+    unpickled copy (a worker's) works (a ``__getattr__`` forwarder recursed forever)."""
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(_Wrapper(_Inner())))
+    assert copy.act(1) == 2 and copy.costly is True
+    assert getattr(copy, "wants_world", False) is False
+    bare = _Wrapper(object())  # what the wrapped policy lacks, the wrapper lacks
+    assert getattr(bare, "act", None) is None and getattr(bare, "costly", False) is False

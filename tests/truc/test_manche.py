@@ -207,3 +207,27 @@ def test_every_state_is_solved_once_after_the_states_it_reads():
         for a, b in group:
             assert all(x + y > a + b for x, y in _needs((a, b)))
     assert _needs((10, 3)) == {(3, 11)} | {(3 + p, 10) for p in range(1, 9)}
+
+
+def test_the_equity_table_is_written_atomically(tmp_path, monkeypatch, capsys):
+    """``python -m simulators.truc.solver.manche`` writes the table whole: a run that dies
+    before the rename leaves the old table as it was, and no temporary file."""
+    import os
+
+    from simulators.truc.solver import manche
+
+    doc = {"largest_exploitability": 0.001, "seconds": 2.0, "win_probability": [[0.5]]}
+    monkeypatch.setattr(manche, "compute_equity", lambda *args, **kwargs: doc)
+    out = tmp_path / "equity.json"
+    assert manche.main(["--out", str(out)]) == 0
+    assert json.loads(out.read_text()) == doc and f"wrote {out}" in capsys.readouterr().out
+
+    def killed(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", killed)
+    doc = {**doc, "seconds": 3.0}
+    with pytest.raises(KeyboardInterrupt):
+        manche.main(["--out", str(out)])
+    assert json.loads(out.read_text())["seconds"] == 2.0
+    assert [p.name for p in tmp_path.iterdir()] == ["equity.json"]

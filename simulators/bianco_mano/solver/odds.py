@@ -23,21 +23,13 @@ from simulators.bianco_mano.dealing import TAKE, Situation, play_attempts
 from simulators.bianco_mano.solver import deal_positions, made
 from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.core import double_dummy as dd
-from simulators.core.pimc import parse_plays
+from simulators.core.dispatch import forwards
+from simulators.core.pimc import CardsBy, parse_plays
 
 
-class _CardsBy:
+@forwards("bidder", "first_packet", "bid", "espion", "call", "announce", "costly")
+class _CardsBy(CardsBy):
     """A seat's policy for every decision but the card play, another one's card play."""
-
-    def __init__(self, bidder, player):
-        self.bidder, self.player = bidder, player
-        self.uses_noise = getattr(bidder, "uses_noise", False) or player.uses_noise
-
-    def __getattr__(self, name):
-        return getattr(self.bidder, name)
-
-    def play(self, obs):
-        return self.player.play(obs)
 
 
 def play_strengths(config: R.BiancoManoConfig, policies, situation: Situation,

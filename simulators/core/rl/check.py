@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulators.core.rl import MISSING
+from simulators.core.rng import DEFAULT_SEED
 from simulators.core.steps import make_step_game
 
 try:
@@ -87,7 +88,7 @@ def _run(name: str, function) -> CheckResult:
     return CheckResult(name, passed, detail, time.perf_counter() - start)
 
 
-def run_checks(game, options: dict | None = None, games: int = 100, seed: int = 2026,
+def run_checks(game, options: dict | None = None, games: int = 100, seed: int = DEFAULT_SEED,
                progress: Callable[[str], None] | None = None) -> list[CheckResult]:
     """Every check of the module docstring on ``game`` (a Game with ``steps``) with
     ``options``; ``games`` random units per simulation check. ``progress(message)`` is told

@@ -19,7 +19,8 @@ import polars as pl
 
 from simulators.core import double_dummy as dd
 from simulators.core import rng
-from simulators.core.pimc import parse_plays
+from simulators.core.dispatch import forwards
+from simulators.core.pimc import CardsBy, parse_plays
 from simulators.manille import rules as R
 from simulators.manille.dealing import Situation, situation_decks
 from simulators.manille.engine import Dispatch, decision_noise, play_batch
@@ -27,21 +28,9 @@ from simulators.manille.solver import deal_positions
 from simulators.manille.solver.pimc import PimcPolicy
 
 
-class _CardsBy:
+@forwards("bidder", "choose", "contre")
+class _CardsBy(CardsBy):
     """A seat's policy for the trump choice and contre, another one's card play."""
-
-    def __init__(self, bidder, player):
-        self.bidder, self.player = bidder, player
-        self.uses_noise = getattr(bidder, "uses_noise", False) or player.uses_noise
-
-    def choose(self, obs):
-        return self.bidder.choose(obs)
-
-    def contre(self, obs):
-        return self.bidder.contre(obs)
-
-    def play(self, obs):
-        return self.player.play(obs)
 
 
 def play_strengths(config: R.ManilleConfig, policies, situation: Situation, plays: str,

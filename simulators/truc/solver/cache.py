@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from simulators.core.files import atomic_path
 
 
 def cache_dir() -> Path:
@@ -28,11 +29,5 @@ def cache_dir() -> Path:
 def save_npz(path: Path, **arrays) -> None:
     """``np.savez_compressed`` to a temporary file in the same directory, then a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-    os.close(fd)
-    try:
+    with atomic_path(path, suffix=".npz") as tmp:  # savez would append .npz to another name
         np.savez_compressed(tmp, **arrays)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)

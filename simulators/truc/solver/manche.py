@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simulators.core.files import write_atomically
 from simulators.truc.solver import cfr
 from simulators.truc.solver.deal import DealSpec, build_deal_tree
 from simulators.truc.solver.round import REDEAL, build_round_tree, round_values, set_redeal
@@ -333,7 +334,7 @@ def main(argv=None) -> int:
     doc = compute_equity(card_call, args.target, args.n_jobs,
                          log=lambda m: print(m, flush=True), resume=args.resume)
     out = args.out or DATA / _table_name(card_call)
-    out.write_text(json.dumps(doc, indent=1))
+    write_atomically(out, json.dumps(doc, indent=1))  # a killed run keeps the old table
     print(f"wrote {out}: largest exploitability {doc['largest_exploitability']:.5f}, "
           f"{doc['seconds']:.0f} s")
     return 0
