@@ -475,6 +475,9 @@ class CardsBy:
     def __init__(self, bidder, player):
         self.bidder, self.player = bidder, player
         self.uses_noise = getattr(bidder, "uses_noise", False) or player.uses_noise
+        # a search per row: each seat's wrapper is asked about its own rows only, or PIMC at
+        # every seat would search every row once per seat (4x the work at 4 players)
+        self.costly = getattr(bidder, "costly", False) or getattr(player, "costly", False)
 
     def play(self, obs):
         return self.player.play(obs)

@@ -27,7 +27,7 @@ from simulators.core.dispatch import forwards
 from simulators.core.pimc import CardsBy, parse_plays
 
 
-@forwards("bidder", "first_packet", "bid", "espion", "call", "announce", "costly")
+@forwards("bidder", "first_packet", "bid", "espion", "call", "announce")
 class _CardsBy(CardsBy):
     """A seat's policy for every decision but the card play, another one's card play."""
 
