@@ -570,21 +570,10 @@ def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
     ])
 
 
-def cmd_tune(args: argparse.Namespace) -> str:
-    """``tapisvert tune``: successive halving over ``--space``, then a fresh confirmation."""
-    from analysis.experiment import check_seats, policy_label
-    from analysis.runner import check_writable
-    from analysis.tune import config_toml, min_budget, parse_space, tune
+def _tune_budget(args: argparse.Namespace) -> int:
+    """``--budget`` (scaled like every size), ``--candidates`` and ``--confirm`` checked."""
+    from analysis.tune import min_budget
 
-    started = time.perf_counter()
-    experiment = build_experiment(args)
-    if len(experiment.policies) != 1:
-        raise UsageError("tune starts from one policy for every seat (--policy, --param)")
-    current = experiment.policies[0]
-    try:
-        space = parse_space(args.space, type(current))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
     if args.budget < 1:
         raise UsageError(f"--budget must be a positive number of units, got {args.budget}")
     _check_at_most("--budget", args.budget)
@@ -595,22 +584,46 @@ def cmd_tune(args: argparse.Namespace) -> str:
         raise UsageError(f"--budget {args.budget} cannot race {args.candidates} --candidates: "
                          f"the first round plays every candidate on at least one unit, so give "
                          f"--budget {least} or more, or fewer --candidates")
-    budget = max(least, round(args.budget * size_scale()))  # a size like the others
     if args.confirm is not None and args.confirm < 2:
         raise UsageError(f"--confirm must be 2 units or more, got {args.confirm}")
     if args.confirm is not None:
         _check_at_most("--confirm", args.confirm)
+    return max(least, round(args.budget * size_scale()))
+
+
+def _check_toml_out(path: Path) -> None:
+    """``--out`` of tune: a writable .toml file."""
+    from analysis.runner import check_writable
+
+    if path.suffix.lower() != ".toml" or path.is_dir():
+        raise UsageError(f"--out must be a .toml file, got {str(path)!r}")
+    try:
+        check_writable(path)
+    except ValueError as exc:
+        raise UsageError(f"--out: {exc}") from None
+
+
+def cmd_tune(args: argparse.Namespace) -> str:
+    """``tapisvert tune``: successive halving over ``--space``, then a fresh confirmation."""
+    from analysis.experiment import check_seats, policy_label
+    from analysis.tune import config_toml, parse_space, tune
+
+    started = time.perf_counter()
+    experiment = build_experiment(args)
+    if len(experiment.policies) != 1:
+        raise UsageError("tune starts from one policy for every seat (--policy, --param)")
+    current = experiment.policies[0]
+    try:
+        space = parse_space(args.space, type(current))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    budget = _tune_budget(args)
     against = _policy_from(experiment, args.against, args.against_param, "--against-param",
                            current)
     seats = check_seats(parse_seats(args.seats), experiment.seats)
     _check_partners(experiment, seats)
     if args.out is not None:
-        if args.out.suffix.lower() != ".toml" or args.out.is_dir():
-            raise UsageError(f"--out must be a .toml file, got {str(args.out)!r}")
-        try:
-            check_writable(args.out)
-        except ValueError as exc:
-            raise UsageError(f"--out: {exc}") from None
+        _check_toml_out(args.out)
     _check_precision(args.precision)
     result = tune(experiment, space, baseline=against, seats=seats, budget=budget,
                   n_candidates=args.candidates, confirm_units=args.confirm,
