@@ -321,13 +321,6 @@ def warm_up() -> float:
     return dd.warm_up()
 
 
-def rows(pos: dd.Position, part: slice) -> dd.Position:
-    """Rows ``part`` of a batch of positions."""
-    return dd.Position(pos.hands[part], pos.leader[part], pos.trick[part], pos.trump_mask[part],
-                       pos.duty_codes, pos.duty_row[part], pos.team[part],
-                       pos.card_points[part], pos.seat_of, pos.trick_points)
-
-
 def solve_batch(pos: dd.Position, log: Callable[[str], None],
                 what: str = "deals") -> tuple[np.ndarray, float]:
     """Every row's value (int64) and the seconds the search took, a progress line per chunk
@@ -337,7 +330,7 @@ def solve_batch(pos: dd.Position, log: Callable[[str], None],
     start = time.perf_counter()
     for first in range(0, n, CHUNK):
         part = slice(first, min(first + CHUNK, n))
-        values[part] = dd.solve(rows(pos, part))
+        values[part] = dd.solve(pos.take(part))
         if n > CHUNK:
             log(f"solved {part.stop}/{n} {what} ({time.perf_counter() - start:.1f} s)")
     return values, time.perf_counter() - start
