@@ -121,7 +121,6 @@ stock (1)           cards in the stock / 99
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from functools import lru_cache
 
@@ -129,15 +128,8 @@ import numpy as np
 
 from simulators.bango import referee
 from simulators.bango import rules as R
-from simulators.core.steps import (
-    CHANCE,
-    TERMINAL,
-    StepGame,
-    StepGameInfo,
-    StepState,
-    as_action,
-    as_seat,
-)
+from simulators.core import steps
+from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, TurnState
 
 __all__ = ["BangoSteps", "BangoState", "TAKE", "BANGO", "PLACE", "SPAN", "PASS", "DRAW", "STOP",
            "DONE", "LAY", "NO_LAY", "CLOSE", "N_ACTIONS", "INTERVALS", "span_action",
@@ -180,11 +172,9 @@ class BangoSteps(StepGame):
     """
 
     def __init__(self, config: R.BangoConfig | None = None, *, first_player: int = -1):
-        self.config = R.BangoConfig() if config is None else config
-        if not isinstance(self.config, R.BangoConfig):
-            raise ValueError(f"config must be a BangoConfig, got {type(self.config).__name__}")
+        self.config = steps.checked_config(config, R.BangoConfig)
         n = self.n = self.config.n_players
-        self.first_player = as_seat(first_player, n, name="first_player", by_chance=True)
+        self.first_player = steps.as_seat(first_player, n, name="first_player", by_chance=True)
         stock = R.N_CARDS - self.config.n_removed - n  # cards revealed in the game (BG-7)
         size = 106 * n + 292
         # chance: first player, n coloured deals, 11 black cards put back, every reveal; per
@@ -200,16 +190,19 @@ class BangoSteps(StepGame):
             # BG-8: every card in one's personal discard; three 11-card one-colour sequences
             min_utility=-WHOLE, max_utility=float(R.MAX_SEQUENCES * 2 * R.N_VALUES),
             observation_size=size, information_state_size=size, zero_sum=False,
-            parameters={**dataclasses.asdict(self.config), "first_player": self.first_player},
+            parameters=steps.game_parameters(self.config, first_player=self.first_player),
         )
 
     def new_initial_state(self) -> BangoState:
         return BangoState(self)
 
 
-class BangoState(StepState):
+class BangoState(TurnState):
     """A Bango game in progress: the referee's table (plain lists and Counters), copied by
     :meth:`clone`; the stock's order is the chance moves', so it holds only its size."""
+
+    UNIT = "game"
+    LISTS = ("unseen", "back", "dealt", "lay_pairs", "spans", "to_place", "events", "actions")
 
     def __init__(self, game: BangoSteps):
         n = game.n
@@ -299,10 +292,9 @@ class BangoState(StepState):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == FIRST:
-            return [(seat, 1.0 / self.game.n) for seat in range(self.game.n)]
+            return steps.uniform(range(self.game.n))
         if self.phase == DEAL:  # a put-back black card coming again is no move (module doc)
-            total = sum(self.unseen)
-            return [(k, c / total) for k, c in enumerate(self.unseen) if c]
+            return steps.by_count(self.unseen)
         if self.phase == REVEAL:
             total, s, b = sum(self.unseen), self.stock, len(self.back)
             fresh = (s - b) / s / total if total else 0.0
@@ -312,25 +304,22 @@ class BangoState(StepState):
 
     # ------------------------------------------------------------ moves
 
-    def apply_action(self, action: int) -> None:
-        action = as_action(action)
+    def _chance(self, action: int) -> None:
         phase = self.phase
-        if phase == OVER:
-            raise ValueError(f"action {action}: the game is over")
-        if phase in CHANCE_PHASES:
-            if action not in dict(self.chance_outcomes()):
-                what = "a seat" if phase == FIRST else "a card kind that can come"
-                raise ValueError(f"chance outcome {action} at the {PHASE_NAMES[phase]} is not "
-                                 f"{what}")
-            self.actions.append(action)
-            (self._first, self._deal, self._reveal)[phase](action)
-            return
-        if action not in self.legal_actions():
-            seat = self.mover()
-            raise ValueError(f"action {action} ({self.action_to_string(seat, action)}) is "
-                             f"illegal for seat {seat} at the {PHASE_NAMES[phase]} "
-                             f"({RULING[phase]}); legal: {self.legal_actions()}")
-        self.actions.append(action)
+        if action not in dict(self.chance_outcomes()):
+            what = "a seat" if phase == FIRST else "a card kind that can come"
+            raise ValueError(f"chance outcome {action} at the {PHASE_NAMES[phase]} is not "
+                             f"{what}")
+        (self._first, self._deal, self._reveal)[phase](action)
+
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def _why(self, action: int) -> str:
+        return f" ({RULING[self.phase]})"
+
+    def _move(self, action: int) -> None:
+        phase = self.phase
         self.events.append(f"{self.mover()} {self.action_to_string(self.mover(), action)}")
         if phase == BANGO_ASK:
             self._after_bango(action)
@@ -613,7 +602,7 @@ class BangoState(StepState):
     # ------------------------------------------------------------ views
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        player = as_seat(player, self.game.n)
+        player = steps.as_seat(player, self.game.n)
         n, tb = self.game.n, self.table
         started = self.phase not in (FIRST, DEAL)
 
@@ -670,12 +659,12 @@ class BangoState(StepState):
         return self.observation_tensor(player)  # see the module docstring
 
     def information_state_string(self, player: int) -> str:
-        player = as_seat(player, self.game.n)
+        player = steps.as_seat(player, self.game.n)
         dealt = R.format_card(self.dealt[player]) if self.dealt[player] >= 0 else "-"
         return f"seat {player} | dealt {dealt} | " + "; ".join(self.events)
 
     def observation_string(self, player: int) -> str:
-        player = as_seat(player, self.game.n)
+        player = steps.as_seat(player, self.game.n)
         tb = self.table
         mine = self.left if self.phase in (SPANNING, PLACING) and player == self.lay_seat \
             else tb.hands[player]
@@ -685,11 +674,14 @@ class BangoState(StepState):
                 f"{R.format_cards(tb.centre)} | sequences {seqs} | stock {self.stock}")
 
     def action_to_string(self, player: int, action: int) -> str:
-        action = as_action(action)
-        if player == CHANCE:
-            if self.phase == FIRST:
-                return f"first player {action}"
-            return f"card {R.format_card(action)}" if 0 <= action < R.N_KINDS else f"?{action}"
+        if player != CHANCE:
+            return super().action_to_string(player, action)
+        action = steps.as_action(action)
+        if self.phase == FIRST:
+            return f"first player {action}"
+        return f"card {R.format_card(action)}" if 0 <= action < R.N_KINDS else f"?{action}"
+
+    def _move_string(self, action: int) -> str:
         if TAKE <= action < BANGO:
             return f"take {R.format_card(action - TAKE)}"
         if BANGO <= action < PLACE:
@@ -702,12 +694,8 @@ class BangoState(StepState):
         return {PASS: "pass", DRAW: "draw", STOP: "stop", DONE: "done", LAY: "lay",
                 NO_LAY: "no lay", CLOSE: "close"}.get(action, f"?{action}")
 
-    def history(self) -> list[int]:
-        return list(self.actions)
-
     def clone(self) -> BangoState:
-        other = BangoState.__new__(BangoState)
-        other.__dict__.update(self.__dict__)  # ints, bools, the game: shared as they are
+        other = super().clone()
         tb = self.table
         other.table = referee.TableState(
             tb.n_players, [], [Counter(h) for h in tb.hands],
@@ -717,9 +705,6 @@ class BangoState(StepState):
             blacks=list(tb.blacks))
         other.known = [Counter(k) for k in self.known]
         other.left = Counter(self.left)
-        for name in ("unseen", "back", "dealt", "lay_pairs", "spans", "to_place", "events",
-                     "actions"):
-            setattr(other, name, list(getattr(self, name)))
         return other
 
 

@@ -89,21 +89,12 @@ won (n)                 tricks won by each seat, divided by the tricks of a deal
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from simulators.bianco_mano import referee
 from simulators.bianco_mano import rules as R
-from simulators.core.steps import (
-    CHANCE,
-    TERMINAL,
-    StepGame,
-    StepGameInfo,
-    StepState,
-    as_action,
-    as_seat,
-)
+from simulators.core import steps
+from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, TurnState, as_seat
 
 __all__ = ["BiancoManoSteps", "BiancoManoState", "BID_BASE", "PASS_ACTION", "PACKET_BASE",
            "NO_BONUS", "BONUS", "N_ACTIONS"]
@@ -140,10 +131,7 @@ class BiancoManoSteps(StepGame):
     """
 
     def __init__(self, config: R.BiancoManoConfig | None = None, *, dealer: int = -1):
-        self.config = R.BiancoManoConfig() if config is None else config
-        if not isinstance(self.config, R.BiancoManoConfig):
-            raise ValueError(f"config must be a BiancoManoConfig, got "
-                             f"{type(self.config).__name__}")
+        self.config = steps.checked_config(config, R.BiancoManoConfig)
         n = self.n = self.config.n_players
         self.dealer = as_seat(dealer, n, name="dealer", by_chance=True)
         self.n_tricks = R.HAND_SIZE[n]
@@ -171,7 +159,7 @@ class BiancoManoSteps(StepGame):
             num_players=n, num_distinct_actions=N_ACTIONS, max_chance_outcomes=R.N_CARDS,
             max_game_length=longest, min_utility=-2.0, max_utility=2.0,
             observation_size=obs_size, information_state_size=info_size, zero_sum=False,
-            parameters={**dataclasses.asdict(self.config), "dealer": self.dealer},
+            parameters=steps.game_parameters(self.config, dealer=self.dealer),
         )
 
     def new_initial_state(self) -> BiancoManoState:
@@ -183,8 +171,12 @@ def _positions_to_seats(hands: list[list[int]]) -> dict[int, int]:
     return {position: seat for seat, hand in enumerate(hands) for position in hand}
 
 
-class BiancoManoState(StepState):
+class BiancoManoState(TurnState):
     """A Bianco Mano deal in progress: plain lists, copied by :meth:`clone`."""
+
+    NESTED = ("received", "hands", "tricks")
+    LISTS = ("bids", "espion", "trick", "winners", "plays", "actions")
+    card_string = staticmethod(R.format_card)
 
     def __init__(self, game: BiancoManoSteps):
         n = game.n
@@ -290,28 +282,16 @@ class BiancoManoState(StepState):
                                        self.dominant)  # BM-8
         return []
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase() != DEAL:
-            return []
-        if self.dealer < 0:
-            return [(seat, 1.0 / self.game.n) for seat in range(self.game.n)]
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
         dealt = {c for hand in self.received for c in hand} | {self.turned}
-        left = [c for c in range(R.N_CARDS) if c not in dealt]
-        return [(c, 1.0 / len(left)) for c in left]
+        return steps.uniform(c for c in range(R.N_CARDS) if c not in dealt)
 
-    def apply_action(self, action: int) -> None:
-        action = as_action(action)
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase()]
+
+    def _move(self, action: int) -> None:
         phase = self.phase()
-        if phase == OVER:
-            raise ValueError(f"action {action}: the deal is over")
-        if phase == DEAL:
-            self._deal(action)
-        elif action not in self.legal_actions():
-            seat = self.current_player()
-            raise ValueError(f"action {action} ({self.action_to_string(seat, action)}) is "
-                             f"illegal for seat {seat} at the {PHASE_NAMES[phase]}"
-                             f"{self._why(phase, action)}; legal: {self.legal_actions()}")
-        elif phase == PACKET:
+        if phase == PACKET:
             self.first_packet = action - PACKET_BASE
         elif phase == BID:
             self._bid(action - BID_BASE)
@@ -325,10 +305,9 @@ class BiancoManoState(StepState):
             self.bonus = action == BONUS
         else:
             self._play(action)
-        self.actions.append(action)
 
-    def _why(self, phase: int, action: int) -> str:
-        """The ruling a refused action breaks, in words (for the error message)."""
+    def _why(self, action: int) -> str:
+        phase = self.phase()
         hand = self.hands[self._to_play()] if phase == PLAY else []
         if phase == PLAY and self.trick and action in hand:
             reason = referee._why_illegal(hand, self.trick, self.dominant, action)
@@ -339,11 +318,6 @@ class BiancoManoState(StepState):
 
     def _deal(self, outcome: int) -> None:
         g = self.game
-        if self.dealer < 0:
-            if not 0 <= outcome < g.n:
-                raise ValueError(f"chance outcome {outcome}: the dealer is a seat 0..{g.n - 1}")
-            self.dealer = outcome
-            return
         if not 0 <= outcome < R.N_CARDS or outcome == self.turned or \
                 any(outcome in hand for hand in self.received):
             raise ValueError(f"chance outcome {outcome} is not a card still to deal")
@@ -409,12 +383,8 @@ class BiancoManoState(StepState):
     # ------------------------------------------------------------ views
 
     def information_state_tensor(self, player: int) -> np.ndarray:
-        player = as_seat(player, self.game.n)
         at = self.game.info_layout
-        out = np.zeros(self.game.info.information_state_size, np.float32)
-        out[at["seat"] + player] = 1.0
-        if self.dealer >= 0:
-            out[at["dealer"] + self.dealer] = 1.0
+        player, out = self._tensor(player, self.game.info.information_state_size, at)
         if self.first_packet >= 0:
             out[at["packet"] + self.first_packet - 2] = 1.0
         out[[at["received"] + c for c in self.received[player]]] = 1.0
@@ -433,12 +403,8 @@ class BiancoManoState(StepState):
         return out
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        player = as_seat(player, self.game.n)
         n, at = self.game.n, self.game.obs_layout
-        out = np.zeros(self.game.info.observation_size, np.float32)
-        out[at["seat"] + player] = 1.0
-        if self.dealer >= 0:
-            out[at["dealer"] + self.dealer] = 1.0
+        player, out = self._tensor(player, self.game.info.observation_size, at)
         phase = self.phase()
         out[at["phase"] + phase] = 1.0
         if phase == BID:
@@ -484,12 +450,7 @@ class BiancoManoState(StepState):
         bonus = {None: "-", False: "no", True: "yes"}[self.bonus]
         return f"turned {turned} | bids {bids or '-'} | called {called} | bonus {bonus}"
 
-    def action_to_string(self, player: int, action: int) -> str:
-        action = as_action(action)
-        if player == CHANCE:
-            if self.dealer < 0:
-                return f"dealer {action}"
-            return f"deal {R.format_card(action)}" if 0 <= action < R.N_CARDS else str(action)
+    def _move_string(self, action: int) -> str:
         if 0 <= action < R.N_CARDS:
             return R.format_card(action)
         if BID_BASE <= action < PASS_ACTION:
@@ -500,19 +461,5 @@ class BiancoManoState(StepState):
             return f"first packet {action - PACKET_BASE}"
         return {NO_BONUS: "no announcement", BONUS: "Bianco Mano"}.get(action, f"?{action}")
 
-    def history(self) -> list[int]:
-        return list(self.actions)  # the dealer's draw first (unless fixed), then every move
-
-    def clone(self) -> BiancoManoState:
-        other = BiancoManoState.__new__(BiancoManoState)
-        other.__dict__.update(self.__dict__)  # ints, bools, the game: shared as they are
-        for name in ("received", "hands", "tricks"):
-            setattr(other, name, [list(x) for x in getattr(self, name)])
-        for name in ("bids", "espion", "trick", "winners", "plays", "actions"):
-            setattr(other, name, list(getattr(self, name)))
-        return other
-
     def __str__(self) -> str:
-        hands = " / ".join(R.format_cards(sorted(h)) for h in self.hands)
-        return f"{self.observation_string(0)} | hands {hands}"
-
+        return steps.with_hands(self.observation_string(0), self.hands, R.format_cards)

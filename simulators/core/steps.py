@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["CHANCE", "TERMINAL", "StepGameInfo", "StepState", "StepGame", "as_action", "as_seat",
-           "make_step_game", "step_parameters"]
+__all__ = ["CHANCE", "TERMINAL", "StepGameInfo", "StepState", "StepGame", "TurnState",
+           "as_action", "as_seat", "by_count", "checked_config", "game_parameters",
+           "make_step_game", "step_parameters", "uniform", "with_hands"]
 
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
@@ -132,6 +133,162 @@ class StepState(ABC):
         return mask
 
     game: StepGame
+
+
+class TurnState(StepState):
+    """The skeleton the games' states share; a game's ``env.py`` writes only its rules.
+
+    The state keeps ``actions`` (every action applied: :meth:`history`) and
+    ``dealer``, a seat or -1 until a first chance move draws him uniformly. The
+    base class does the rest of the plumbing:
+
+    * :meth:`apply_action` refuses a move once :meth:`is_terminal`, draws the
+      dealer, hands the other chance outcomes to :meth:`_deal`, checks a
+      player's move against :meth:`legal_actions` (the error names the seat,
+      :meth:`phase_name` and :meth:`_why`) and hands it to :meth:`_move`;
+    * :meth:`chance_outcomes` draws the dealer, then asks :meth:`_deal_outcomes`;
+    * :meth:`action_to_string` names the chance moves (``card_string`` formats a
+      card) and asks :meth:`_move_string` for the others;
+    * :meth:`clone` shares the immutable attributes and copies the lists named
+      in ``LISTS`` and the lists of lists in ``NESTED``;
+    * :meth:`_tensor` starts a tensor with the seat and dealer one-hots.
+
+    Hooks a game writes: ``current_player``, ``is_terminal``, ``legal_actions``,
+    ``returns``, the tensors and strings, ``phase_name``, ``_deal``,
+    ``_deal_outcomes``, ``_move`` and ``_move_string`` (and ``_why``).
+    """
+
+    UNIT = "deal"  # the unit in the messages: "the deal is over"
+    LISTS: tuple[str, ...] = ()  # list attributes a clone copies
+    NESTED: tuple[str, ...] = ()  # list-of-lists attributes a clone copies
+    card_string = staticmethod(str)  # a chance outcome (a card) as text
+    actions: list[int]
+    dealer: int
+
+    def apply_action(self, action: int) -> None:
+        action = as_action(action)
+        if self.is_terminal():
+            raise ValueError(f"action {action}: the {self.UNIT} is over")
+        if self.current_player() == CHANCE:
+            self._chance(action)
+        else:
+            legal = self.legal_actions()
+            if action not in legal:
+                raise ValueError(self._illegal(action, legal))
+            self._move(action)
+        self.actions.append(action)
+
+    def _chance(self, outcome: int) -> None:
+        """A chance move: the dealer's draw, then :meth:`_deal`."""
+        if self.dealer >= 0:
+            self._deal(outcome)
+            return
+        n = self.game.info.num_players
+        if not 0 <= outcome < n:
+            raise ValueError(f"chance outcome {outcome}: the dealer is a seat 0..{n - 1}")
+        self.dealer = outcome
+
+    def _illegal(self, action: int, legal: list[int]) -> str:
+        """The message refusing ``action`` (not in ``legal``)."""
+        seat = self.current_player()
+        return (f"action {action} ({self.action_to_string(seat, action)}) is illegal for seat "
+                f"{seat} at the {self.phase_name()}{self._why(action)}; legal: {legal}")
+
+    def _why(self, action: int) -> str:
+        """The ruling a refused action breaks, as `` (XX-n)`` (for the error message)."""
+        return ""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.current_player() != CHANCE:
+            return []
+        if self.dealer < 0:
+            return uniform(range(self.game.info.num_players))
+        return self._deal_outcomes()
+
+    def action_to_string(self, player: int, action: int) -> str:
+        action = as_action(action)
+        if player != CHANCE:
+            return self._move_string(action)
+        if self.dealer < 0:
+            return f"dealer {action}"
+        if 0 <= action < self.game.info.max_chance_outcomes:
+            return f"deal {self.card_string(action)}"
+        return str(action)
+
+    def history(self) -> list[int]:
+        return list(self.actions)  # the dealer's draw first (unless fixed), then every move
+
+    def clone(self) -> TurnState:
+        other = self.__class__.__new__(self.__class__)
+        other.__dict__.update(self.__dict__)  # ints, bools, the game: shared as they are
+        for name in self.NESTED:
+            setattr(other, name, [list(x) for x in getattr(self, name)])
+        for name in self.LISTS:
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
+    def _tensor(self, player: int, size: int, at: dict) -> tuple[int, np.ndarray]:
+        """``player`` checked, and a zero tensor of ``size`` with the one-hots of the seat
+        and (once drawn) the dealer at the blocks ``at["seat"]`` and ``at["dealer"]``."""
+        player = as_seat(player, self.game.info.num_players)
+        out = np.zeros(size, np.float32)
+        out[at["seat"] + player] = 1.0
+        if self.dealer >= 0:
+            out[at["dealer"] + self.dealer] = 1.0
+        return player, out
+
+    @abstractmethod
+    def phase_name(self) -> str:
+        """The phase in words (for the error messages)."""
+
+    def _deal(self, outcome: int) -> None:
+        """A chance move once the dealer is known; ``ValueError`` if it cannot come (a game
+        that overrides :meth:`_chance` need not write it)."""
+        raise NotImplementedError
+
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome, probability) of a chance move once the dealer is known (a game that
+        overrides :meth:`chance_outcomes` need not write it)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def _move(self, action: int) -> None:
+        """A player's legal move."""
+
+    @abstractmethod
+    def _move_string(self, action: int) -> str:
+        """A player's action in words."""
+
+
+def uniform(outcomes) -> list[tuple[int, float]]:
+    """Each of ``outcomes`` with the same probability (a chance move's law)."""
+    outcomes = list(outcomes)
+    return [(o, 1.0 / len(outcomes)) for o in outcomes]
+
+
+def by_count(counts) -> list[tuple[int, float]]:
+    """Each outcome ``k`` with probability ``counts[k] / sum(counts)``, those of count 0 left
+    out (a card of a kind drawn from what is left)."""
+    total = sum(counts)
+    return [(k, count / total) for k, count in enumerate(counts) if count]
+
+
+def with_hands(text: str, hands, format_cards) -> str:
+    """``text`` followed by every hand (a state's ``__str__`` for reading, not comparing)."""
+    return f"{text} | hands {' / '.join(format_cards(sorted(h)) for h in hands)}"
+
+
+def checked_config(config, kind: type):
+    """``config``, or ``kind()`` for None; a ValueError if it is not a ``kind``."""
+    config = kind() if config is None else config
+    if not isinstance(config, kind):
+        raise ValueError(f"config must be a {kind.__name__}, got {type(config).__name__}")
+    return config
+
+
+def game_parameters(config, **extra) -> dict:
+    """``StepGameInfo.parameters``: the rule options of ``config`` then the step game's own."""
+    return {**dataclasses.asdict(config), **extra}
 
 
 class StepGame(ABC):

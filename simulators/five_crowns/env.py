@@ -68,19 +68,10 @@ The observation tensor is the same vector (``observation_size`` equals
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
-from simulators.core.steps import (
-    CHANCE,
-    TERMINAL,
-    StepGame,
-    StepGameInfo,
-    StepState,
-    as_action,
-    as_seat,
-)
+from simulators.core import steps
+from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, TurnState, as_seat
 from simulators.five_crowns import referee
 from simulators.five_crowns import rules as R
 
@@ -110,10 +101,7 @@ class FiveCrownsSteps(StepGame):
     """
 
     def __init__(self, config: R.FiveCrownsConfig | None = None, *, dealer: int = -1):
-        self.config = R.FiveCrownsConfig() if config is None else config
-        if not isinstance(self.config, R.FiveCrownsConfig):
-            raise ValueError(f"config must be a FiveCrownsConfig, got "
-                             f"{type(self.config).__name__}")
+        self.config = steps.checked_config(config, R.FiveCrownsConfig)
         n = self.n = self.config.n_players
         self.dealer = as_seat(dealer, n, name="dealer", by_chance=True)
         self.wild = R.wild_rank(self.config.round_no)  # FC-2
@@ -136,15 +124,20 @@ class FiveCrownsSteps(StepGame):
             num_players=n, num_distinct_actions=N_ACTIONS, max_chance_outcomes=R.N_KINDS,
             max_game_length=longest, min_utility=-float(worst), max_utility=0.0,
             observation_size=size, information_state_size=size, zero_sum=False,
-            parameters={**dataclasses.asdict(self.config), "dealer": self.dealer},
+            parameters=steps.game_parameters(self.config, dealer=self.dealer),
         )
 
     def new_initial_state(self) -> FiveCrownsState:
         return FiveCrownsState(self)
 
 
-class FiveCrownsState(StepState):
+class FiveCrownsState(TurnState):
     """A Five Crowns round in progress: plain lists, copied by :meth:`clone`."""
+
+    UNIT = "round"
+    NESTED = ("hands", "known", "drawn")
+    LISTS = ("unseen", "pile", "events", "actions")
+    card_string = staticmethod(R.format_card)
 
     def __init__(self, game: FiveCrownsSteps):
         n = game.n
@@ -206,28 +199,18 @@ class FiveCrownsState(StepState):
             return [GO_OUT, STAY]
         return []
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase() != DEAL:
-            return []
-        if self.dealer < 0:
-            return [(seat, 1.0 / self.game.n) for seat in range(self.game.n)]
-        total = sum(self.unseen)
-        return [(k, count / total) for k, count in enumerate(self.unseen) if count]
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
+        return steps.by_count(self.unseen)
 
-    def apply_action(self, action: int) -> None:
-        action = as_action(action)
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase()]
+
+    def _why(self, action: int) -> str:
+        return " (FC-6)" if action == DRAW_STOCK else " (FC-3)"
+
+    def _move(self, action: int) -> None:
         phase = self.phase()
-        if phase == OVER:
-            raise ValueError(f"action {action}: the round is over")
-        if phase == DEAL:
-            self._chance(action)
-        elif action not in self.legal_actions():
-            seat = self.seat()
-            ruling = "FC-6" if action == DRAW_STOCK else "FC-3"
-            raise ValueError(f"action {action} ({self.action_to_string(seat, action)}) is "
-                             f"illegal for seat {seat} at the {PHASE_NAMES[phase]} ({ruling}); "
-                             f"legal: {self.legal_actions()}")
-        elif phase == DRAW:
+        if phase == DRAW:
             self._draw(action)
         elif phase == DISCARD:
             self._discard(action)
@@ -236,15 +219,9 @@ class FiveCrownsState(StepState):
             if action == GO_OUT:
                 self.out_seat, self.out_turn = self.seat(), self.t  # FC-5
             self._end_turn()
-        self.actions.append(action)
 
-    def _chance(self, outcome: int) -> None:
+    def _deal(self, outcome: int) -> None:
         g = self.game
-        if self.dealer < 0:
-            if not 0 <= outcome < g.n:
-                raise ValueError(f"chance outcome {outcome}: the dealer is a seat 0..{g.n - 1}")
-            self.dealer = outcome
-            return
         if not 0 <= outcome < R.N_KINDS or not self.unseen[outcome]:
             raise ValueError(f"chance outcome {outcome} is not a card kind still unseen")
         self.unseen[outcome] -= 1
@@ -382,26 +359,9 @@ class FiveCrownsState(StepState):
                 f"{self.t} | hand {R.format_cards(sorted(self.hands[player]))} | top {top} | "
                 f"pile {len(self.pile)} stock {self.stock} | out {self.out_seat}")
 
-    def action_to_string(self, player: int, action: int) -> str:
-        action = as_action(action)
-        if player == CHANCE:
-            if self.dealer < 0:
-                return f"dealer {action}"
-            return f"deal {R.format_card(action)}" if 0 <= action < R.N_KINDS else str(action)
+    def _move_string(self, action: int) -> str:
         if 0 <= action < R.N_KINDS:
             return f"discard {R.format_card(action)}"
         return {DRAW_STOCK: "draw stock", TAKE_DISCARD: "take discard", GO_OUT: "go out",
                 STAY: "stay"}.get(action, f"?{action}")
-
-    def history(self) -> list[int]:
-        return list(self.actions)  # the dealer's draw first (unless fixed), then every move
-
-    def clone(self) -> FiveCrownsState:
-        other = FiveCrownsState.__new__(FiveCrownsState)
-        other.__dict__.update(self.__dict__)  # ints, bools, the game: shared as they are
-        for name in ("hands", "known", "drawn"):
-            setattr(other, name, [list(x) for x in getattr(self, name)])
-        for name in ("unseen", "pile", "events", "actions"):
-            setattr(other, name, list(getattr(self, name)))
-        return other
 

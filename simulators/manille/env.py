@@ -78,20 +78,11 @@ index      meaning
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
+from simulators.core import steps
 from simulators.core.rulings import RuleViolation
-from simulators.core.steps import (
-    CHANCE,
-    TERMINAL,
-    StepGame,
-    StepGameInfo,
-    StepState,
-    as_action,
-    as_seat,
-)
+from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, TurnState, as_seat
 from simulators.manille import referee
 from simulators.manille import rules as R
 
@@ -147,9 +138,7 @@ class ManilleSteps(StepGame):
     """
 
     def __init__(self, config: R.ManilleConfig | None = None, *, dealer: int = -1):
-        self.config = R.ManilleConfig() if config is None else config
-        if not isinstance(self.config, R.ManilleConfig):
-            raise ValueError(f"config must be a ManilleConfig, got {type(self.config).__name__}")
+        self.config = steps.checked_config(config, R.ManilleConfig)
         self.dealer = as_seat(dealer, R.N_SEATS, name="dealer", by_chance=True)
         self.orders = [deal_order(dealer, self.config.packets) for dealer in range(R.N_SEATS)]
         self.info = StepGameInfo(
@@ -159,15 +148,19 @@ class ManilleSteps(StepGame):
             min_utility=float(-MAX_SCORE), max_utility=float(MAX_SCORE),
             observation_size=_OBS["size"], information_state_size=_INFO["size"],
             zero_sum=True,
-            parameters={**dataclasses.asdict(self.config), "dealer": self.dealer},
+            parameters=steps.game_parameters(self.config, dealer=self.dealer),
         )
 
     def new_initial_state(self) -> ManilleState:
         return ManilleState(self)
 
 
-class ManilleState(StepState):
+class ManilleState(TurnState):
     """A Manille deal in progress: plain lists, copied by :meth:`clone`."""
+
+    NESTED = ("dealt", "hands", "tricks")
+    LISTS = ("choice", "contre", "surcontre", "trick", "winners", "plays", "actions")
+    card_string = staticmethod(R.format_card)
 
     def __init__(self, game: ManilleSteps):
         self.game = game
@@ -254,45 +247,41 @@ class ManilleState(StepState):
                                        self.game.config.sans_atout_must_beat)  # MA-5
         return []
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase() != DEAL:
-            return []
-        if self.dealer < 0:
-            return [(seat, 1.0 / R.N_SEATS) for seat in range(R.N_SEATS)]
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
         dealt = {c for hand in self.dealt for c in hand}
-        left = [c for c in range(R.N_CARDS) if c not in dealt]
-        return [(c, 1.0 / len(left)) for c in left]
+        return steps.uniform(c for c in range(R.N_CARDS) if c not in dealt)
 
-    def apply_action(self, action: int) -> None:
-        action = as_action(action)
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase()]
+
+    def _why(self, action: int) -> str:
+        return " (MA-3, MA-4)"
+
+    def _illegal(self, action: int, legal: list[int]) -> str:
+        if self.phase() != PLAY:
+            return super()._illegal(action, legal)
+        seat, card = self._to_play(), action
+        shown = R.format_card(card) if 0 <= card < R.N_CARDS else "not a card"
+        reason = (referee.why_illegal(self.hands[seat], self.trick, seat, self.bidding.trump,
+                                      card, self.game.config.sans_atout_must_beat)
+                  if 0 <= card < R.N_CARDS and self.trick else "does not hold it")
+        return (f"action {card} ({shown}) is illegal for seat {seat}: {reason} "
+                f"(MA-5; legal: {legal})")
+
+    def _move(self, action: int) -> None:
         phase = self.phase()
-        if phase == DEAL:
-            self._deal(action)
-        elif phase == PLAY:
+        if phase == PLAY:
             self._play(action)
-        elif phase == OVER:
-            raise ValueError(f"action {action}: the deal is over")
-        elif action not in self.legal_actions():
-            seat = self.current_player()
-            raise ValueError(f"action {action} ({self.action_to_string(seat, action)}) is "
-                             f"illegal for seat {seat} at the {PHASE_NAMES[phase]} (MA-3, MA-4); "
-                             f"legal: {self.legal_actions()}")
-        elif phase in (CHOOSE, PARTNER_CHOOSES):
+            return
+        if phase in (CHOOSE, PARTNER_CHOOSES):
             self.choice.append(action - CHOICE_BASE)
         elif phase == ASK_CONTRE:
             self.contre.append(action == CONTRE)
         else:
             self.surcontre.append(action == SURCONTRE)
-        self.actions.append(action)
-        if phase in (CHOOSE, PARTNER_CHOOSES, ASK_CONTRE, ASK_SURCONTRE):
-            self._close_bidding()
+        self._close_bidding()
 
     def _deal(self, outcome: int) -> None:
-        if self.dealer < 0:
-            if not 0 <= outcome < R.N_SEATS:
-                raise ValueError(f"chance outcome {outcome}: the dealer is a seat 0..3")
-            self.dealer = outcome
-            return
         if not 0 <= outcome < R.N_CARDS or any(outcome in hand for hand in self.dealt):
             raise ValueError(f"chance outcome {outcome} is not a card still to deal")
         seat = self.game.orders[self.dealer][self.n_dealt]  # MA-2
@@ -320,14 +309,6 @@ class ManilleState(StepState):
 
     def _play(self, card: int) -> None:
         seat = self._to_play()
-        legal = self.legal_actions()
-        if card not in legal:
-            shown = R.format_card(card) if 0 <= card < R.N_CARDS else "not a card"
-            reason = (referee.why_illegal(self.hands[seat], self.trick, seat, self.bidding.trump,
-                                          card, self.game.config.sans_atout_must_beat)
-                      if 0 <= card < R.N_CARDS and self.trick else "does not hold it")
-            raise ValueError(f"action {card} ({shown}) is illegal for seat {seat}: {reason} "
-                             f"(MA-5; legal: {legal})")
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         self.plays.append(card)
@@ -361,11 +342,7 @@ class ManilleState(StepState):
     # ------------------------------------------------------------ views
 
     def information_state_tensor(self, player: int) -> np.ndarray:
-        player = as_seat(player, R.N_SEATS)
-        out = np.zeros(_INFO["size"], np.float32)
-        out[_INFO["seat"] + player] = 1.0
-        if self.dealer >= 0:
-            out[_INFO["dealer"] + self.dealer] = 1.0
+        player, out = self._tensor(player, _INFO["size"], _INFO)
         out[[_INFO["dealt"] + c for c in self.dealt[player]]] = 1.0
         if self.choice:
             out[_INFO["choice"] + self.choice[0]] = 1.0
@@ -380,11 +357,7 @@ class ManilleState(StepState):
         return out
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        player = as_seat(player, R.N_SEATS)
-        out = np.zeros(_OBS["size"], np.float32)
-        out[_OBS["seat"] + player] = 1.0
-        if self.dealer >= 0:
-            out[_OBS["dealer"] + self.dealer] = 1.0
+        player, out = self._tensor(player, _OBS["size"], _OBS)
         out[_OBS["phase"] + self.phase()] = 1.0
         out[[_OBS["hand"] + c for c in self.hands[player]]] = 1.0
         if self.chooser() >= 0:
@@ -424,12 +397,7 @@ class ManilleState(StepState):
         surcontre = " ".join("surcontre" if yes else "no" for yes in self.surcontre)
         return f"choice {choice or '-'} / contre {contre or '-'} / surcontre {surcontre or '-'}"
 
-    def action_to_string(self, player: int, action: int) -> str:
-        action = as_action(action)
-        if player == CHANCE:
-            if self.dealer < 0:
-                return f"dealer {action}"
-            return f"deal {R.format_card(action)}" if 0 <= action < R.N_CARDS else str(action)
+    def _move_string(self, action: int) -> str:
         if 0 <= action < R.N_CARDS:
             return R.format_card(action)
         if CHOICE_BASE <= action < DECLINE:
@@ -437,30 +405,5 @@ class ManilleState(StepState):
         return {DECLINE: "no", CONTRE: "contre", SURCONTRE: "surcontre"}.get(action,
                                                                               f"?{action}")
 
-    def history(self) -> list[int]:
-        return list(self.actions)  # the dealer's draw first (unless fixed), then every move
-
-    def clone(self) -> ManilleState:
-        other = ManilleState.__new__(ManilleState)
-        other.game = self.game
-        other.dealer = self.dealer
-        other.n_dealt = self.n_dealt
-        other.dealt = [list(h) for h in self.dealt]
-        other.hands = [list(h) for h in self.hands]
-        other.choice = list(self.choice)
-        other.contre = list(self.contre)
-        other.surcontre = list(self.surcontre)
-        other.bidding = self.bidding  # frozen
-        other.trick = list(self.trick)
-        other.tricks = [list(t) for t in self.tricks]
-        other.winners = list(self.winners)
-        other.plays = list(self.plays)
-        other.leader = self.leader
-        other.actions = list(self.actions)
-        return other
-
     def __str__(self) -> str:
-        hands = " / ".join(R.format_cards(sorted(h)) for h in self.hands)
-        return f"{self.observation_string(0)} | hands {hands}"
-
-
+        return steps.with_hands(self.observation_string(0), self.hands, R.format_cards)

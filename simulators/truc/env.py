@@ -62,7 +62,7 @@ import dataclasses
 
 import numpy as np
 
-from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, StepState
+from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, StepState, by_count
 from simulators.truc import referee as REF
 from simulators.truc import rules as R
 
@@ -186,8 +186,7 @@ class TrucStepState(StepState):
         """The next card's rank and its probability (the shuffle's law, TR-1)."""
         if self._phase != DEALING:
             return []
-        left = sum(self._stock)
-        return [(r, n / left) for r, n in enumerate(self._stock) if n > 0]
+        return by_count(self._stock)
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to move, ascending."""
@@ -378,13 +377,18 @@ class TrucStepState(StepState):
                 f"played [{played}] stake {self._stake} pending {self._pending or self._counter} "
                 f"{phase}")
 
-    def information_state_tensor(self, player: int) -> np.ndarray:
+    def _tensor(self, player: int, size: int) -> np.ndarray:
+        """A tensor of ``size`` starting with [0:2] p one-hot, [2] p deals, [3:5] scores."""
         g = self.game
-        t = np.zeros(INFO_SIZE, np.float32)
+        t = np.zeros(size, np.float32)
         t[player] = 1.0
         t[2] = float(player == g.dealer)
         t[3] = g.scores[player] / g.config.target
         t[4] = g.scores[1 - player] / g.config.target
+        return t
+
+    def information_state_tensor(self, player: int) -> np.ndarray:
+        t = self._tensor(player, INFO_SIZE)
         for k, hand in enumerate(self._my_hands(player)):
             for r in hand:
                 t[5 + k * R.N_RANKS + r] += 1.0 / R.HAND_SIZE
@@ -406,11 +410,7 @@ class TrucStepState(StepState):
 
     def observation_tensor(self, player: int) -> np.ndarray:
         g = self.game
-        t = np.zeros(OBS_SIZE, np.float32)
-        t[player] = 1.0
-        t[2] = float(player == g.dealer)
-        t[3] = g.scores[player] / g.config.target
-        t[4] = g.scores[1 - player] / g.config.target
+        t = self._tensor(player, OBS_SIZE)
         hand = self._hands[player] if self._phase not in (DEALING, CALL) else \
             self._my_hands(player)[-1]
         for r in hand:
