@@ -25,6 +25,13 @@ from analysis.runner import Study, map_chunks
 from simulators.core.game import Game, Unit
 from simulators.core.params import Policy
 
+PAIRED_ROW = "A - B paired"
+"""The ``row`` label of a comparison table's paired difference A - B (its third row)."""
+UNPAIRED_ROW = "A - B unpaired"
+"""The ``row`` label of a comparison table's unpaired difference A - B (its fourth row)."""
+DUPLICATE_ROW = "A - B duplicate"
+"""The ``row`` label of a duplicate table's difference A - B (its third row)."""
+
 
 class ScoreStudy(Study):
     """Arms on the same units; the focal seats' score of each arm reduced to paired sums.
@@ -144,15 +151,21 @@ def comparison_table(a, b=None, label_a: str = "A", label_b: str = "B",
     p_paired = stats.difference_pvalue(sums, paired=True)
     p_unpaired = stats.difference_pvalue(sums, paired=False)
     rows = [("A", label_a, ea, None), ("B", label_b, eb, None),
-            ("A - B paired", f"{label_a} - {label_b}", paired, p_paired),
-            ("A - B unpaired", f"{label_a} - {label_b}", unpaired, p_unpaired)]
+            (PAIRED_ROW, f"{label_a} - {label_b}", paired, p_paired),
+            (UNPAIRED_ROW, f"{label_a} - {label_b}", unpaired, p_unpaired)]
     return pl.DataFrame([{"row": r, "policy": lab, "mean": e.value, "low": e.low, "high": e.high,
                           "n": e.n, "p_value": p} for r, lab, e, p in rows])
 
 
+def table_row(table: pl.DataFrame, label: str) -> dict[str, Any]:
+    """The row of a comparison or duplicate table whose ``row`` is ``label`` (e.g.
+    :data:`PAIRED_ROW`), as a dict."""
+    return table.filter(pl.col("row") == label).row(0, named=True)
+
+
 def verdict(table: pl.DataFrame) -> str:
     """What a comparison table allows us to say, from the paired interval of A - B."""
-    paired = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
+    paired = table_row(table, PAIRED_ROW)
     if paired["low"] > 0:
         return "A is better"
     if paired["high"] < 0:
@@ -162,8 +175,7 @@ def verdict(table: pl.DataFrame) -> str:
 
 def reading(table: pl.DataFrame, unit: str = "deal") -> str:
     """One line: the paired difference A - B, its interval beside the unpaired one, the verdict."""
-    d = table.filter(pl.col("row") == "A - B paired").row(0, named=True)
-    u = table.filter(pl.col("row") == "A - B unpaired").row(0, named=True)
+    d, u = table_row(table, PAIRED_ROW), table_row(table, UNPAIRED_ROW)
     return (f"A - B = {d['mean']:+.3f} per {unit}, paired interval [{d['low']:+.3f}, "
             f"{d['high']:+.3f}] (unpaired: [{u['low']:+.3f}, {u['high']:+.3f}]) -> "
             f"{verdict(table)}")
@@ -408,14 +420,14 @@ def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
                         stop=None if precision is None else precise)
     table = comparison_table(_sums(result.totals, "dup"), None, policy_label(base.game, a),
                              policy_label(base.game, b), confidence)
-    table = table.filter(pl.col("row") != "A - B unpaired").with_columns(
-        pl.col("row").replace("A - B paired", "A - B duplicate"))
+    table = table.filter(pl.col("row") != UNPAIRED_ROW).with_columns(
+        pl.col("row").replace(PAIRED_ROW, DUPLICATE_ROW))
     if precision is not None:  # the interval that stays valid however the run stopped
         est = anytime(result.totals)
         table = table.with_columns(
-            low=pl.when(pl.col("row") == "A - B duplicate").then(est.low)
+            low=pl.when(pl.col("row") == DUPLICATE_ROW).then(est.low)
             .otherwise(pl.col("low")),
-            high=pl.when(pl.col("row") == "A - B duplicate").then(est.high)
+            high=pl.when(pl.col("row") == DUPLICATE_ROW).then(est.high)
             .otherwise(pl.col("high")))
     table = table.with_columns(pl.lit(result.target_reached, dtype=pl.Boolean)
                                .alias("target_reached"))

@@ -63,6 +63,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from analysis import summaries
+from analysis.compare import PAIRED_ROW
 from analysis.experiment import Experiment, build_policy, read_toml
 from analysis.stats import Estimate
 from simulators.core.game import Game, Metric, games, get_game
@@ -666,9 +667,9 @@ def compared_rows(pieces: dict[str, dict], keys) -> pl.DataFrame:
     rows = []
     for key in keys:
         found = {r.get("row"): r for r in pieces.get(key, {}).get("rows", [])}
-        if "A - B paired" not in found:
+        if PAIRED_ROW not in found:
             continue
-        paired = found["A - B paired"]
+        paired = found[PAIRED_ROW]
         rows.append({"piece": key, "a_mean": json_number(found.get("A", {}).get("mean")),
                      "b_mean": json_number(found.get("B", {}).get("mean")),
                      "value": json_number(paired["mean"]), "low": json_number(paired["low"]),

@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats, summaries
+from analysis.compare import PAIRED_ROW
 from analysis.experiment import Experiment
 from analysis.reporting import (
     Plot,
@@ -1246,7 +1247,7 @@ def summarize_strength(doc: dict) -> pl.DataFrame:
     rows = []
     for n in PLAYER_COUNTS:
         for r in pieces.get(f"gain_{n}p", {}).get("rows", []):
-            if r.get("row") == "A - B paired":
+            if r.get("row") == PAIRED_ROW:
                 rows.append({
                     "part": "gain", "piece": f"gain_{n}p", "players": n, "what": "PIMC",
                     "measure": "PIMC's gain per deal at seat 0", "value": json_number(r["mean"]),

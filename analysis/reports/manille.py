@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
+from analysis.compare import PAIRED_ROW
 from analysis.experiment import Experiment
 from analysis.reporting import (
     Plot,
@@ -449,7 +450,7 @@ def summarize_strength(doc: dict) -> pl.DataFrame:
     rows = []
     for key, what in STRENGTH_GAINS:
         for r in pieces.get(key, {}).get("rows", []):
-            if r.get("row") == "A - B paired":
+            if r.get("row") == PAIRED_ROW:
                 rows.append({"part": "gain", "piece": key, "what": what,
                              "measure": "PIMC's gain per deal at seat 0",
                              "value": json_number(r["mean"]), "low": json_number(r["low"]),
