@@ -107,7 +107,7 @@ def check_steps(batch: GameBatch, lays_up_to: int = 8) -> int:
     games checked."""
     from simulators.bango import env
     from simulators.bango.game import GAME
-    from simulators.core.stepcheck import drive
+    from simulators.core.stepcheck import check_same, drive
 
     config = batch.config
     game = env.BangoSteps(config)
@@ -131,9 +131,7 @@ def check_steps(batch: GameBatch, lays_up_to: int = 8) -> int:
                   "explosions": tb.explosions, "bangos": tb.bangos, "lays": tb.lays,
                   "n_sequences": [len(s) for s in tb.sequences],
                   "lengths": [sorted(len(q) for q in s) for s in tb.sequences]}
-        if mine != theirs:
-            diff = {key: (mine[key], theirs[key]) for key in mine if mine[key] != theirs[key]}
-            raise AssertionError(f"{what}: engine vs step state {diff}")
+        check_same(what, mine, theirs)
     return len(batch.game_ids)
 
 

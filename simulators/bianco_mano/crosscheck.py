@@ -113,40 +113,33 @@ def step_moves(a: DealArrays, i: int, n: int) -> list[tuple[int, int]]:
     return moves
 
 
-def kernel_differs(state) -> str | None:
-    """At a card to play, the step state's legal cards (the referee's BM-8 text) against the
-    shared kernel's BM-8 duty table; the difference in words, else None."""
-    from simulators.bianco_mano import env
+def kernel_question(state, seat: int) -> tuple:
+    """The shared kernel's BM-8 question for ``seat`` about to play: its hand, the trick so
+    far as (seat, card) pairs, the dominant family, the duty table, and no partner exception."""
     from simulators.bianco_mano.engine import DUTIES
-    from simulators.core.stepcheck import kernel_legal
 
-    if state.phase() != env.PLAY:
-        return None
-    seat, n = state.current_player(), state.game.n
+    n = state.game.n
     trick = [((state.leader + k) % n, c) for k, c in enumerate(state.trick)]
-    want = kernel_legal(state.hands[seat], trick, state.dominant, DUTIES,
-                        lambda other: True)  # BM-8: no partner exception
-    if state.legal_actions() != want:
-        return (f"seat {seat}'s legal cards {state.legal_actions()} in the step state, "
-                f"{want} by the kernel (BM-8)")
-    return None
+    return state.hands[seat], trick, state.dominant, DUTIES, lambda other: True
 
 
 def check_steps(batch: DealBatch) -> int:
     """Drive the step game with every deal of a batch (same deck, same decisions); every move
     must be the step state's player's and legal there, the contract, cards and trick winners
     the engine's, and the returns the unit's seat scores. Returns the deals checked."""
-    from simulators.bianco_mano.env import BiancoManoSteps
+    from simulators.bianco_mano.env import PLAY, BiancoManoSteps
     from simulators.bianco_mano.game import GAME
     from simulators.core import bits
-    from simulators.core.stepcheck import drive
+    from simulators.core.stepcheck import check_same, drive, kernel_check
 
     a, n = batch.arrays, batch.config.n_players
     game = BiancoManoSteps(batch.config)
     scores = GAME.units[0].seat_scores({"deals": batch.table}, batch.config)
+    legal_cards_differ = kernel_check(PLAY, "BM-8", kernel_question)
     for i in range(len(batch.deal_ids)):
         what = f"deal {int(batch.deal_ids[i])}"
-        state = drive(game.new_initial_state(), step_moves(a, i, n), what, check=kernel_differs)
+        state = drive(game.new_initial_state(), step_moves(a, i, n), what,
+                      check=legal_cards_differ)
         taker = int(a.taker[i])
         view = engine_view(a, i)
         mine = {"terminal": True, "taker": view["taker"], "dominant": view["dominant"],
@@ -162,7 +155,5 @@ def check_steps(batch: DealBatch) -> int:
                   "side_points": state.side_points() if taker >= 0 else 0,
                   "taker_cards": sorted(state.received[taker]) if taker >= 0 else [],
                   "returns": state.returns()}
-        if mine != theirs:
-            diff = {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
-            raise AssertionError(f"{what}: engine vs step state {diff}")
+        check_same(what, mine, theirs)
     return len(batch.deal_ids)

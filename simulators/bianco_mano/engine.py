@@ -572,9 +572,7 @@ def simulate_games(config: R.BiancoManoConfig, policies, n_games: int, seed: int
     dealer = first_dealer.copy()
     played = np.zeros(n_games, dtype=np.int32)
     active = np.arange(n_games)
-    parts: list[DealArrays] = []
-    part_game: list[np.ndarray] = []
-    part_no: list[np.ndarray] = []
+    deals_played: batches.DealsPlayed[DealArrays] = batches.DealsPlayed()
     step = 0
     draw_cuts = tricks.cut_drawer(config.cut_weights)
     while active.size:
@@ -589,9 +587,7 @@ def simulate_games(config: R.BiancoManoConfig, policies, n_games: int, seed: int
         noise = _noise(entropy, units, n, step) if dispatch.uses_noise else None
         arrays = play_batch(config, dispatch, deck[active], cut, dealer[active], noise, units,
                             gather=not config.shuffle_every_deal)
-        parts.append(arrays)
-        part_game.append(units)
-        part_no.append(np.full(active.size, step, dtype=np.int16))
+        deals_played.add(arrays, units, step)
         if not config.shuffle_every_deal:
             deck[active] = arrays.next_deck
         played[active] += arrays.outcome != R.ALL_PASS
@@ -599,9 +595,8 @@ def simulate_games(config: R.BiancoManoConfig, policies, n_games: int, seed: int
         active = active[played[active] < config.deals_per_game]
         step += 1
 
-    arrays = concatenate(parts)
-    deal_game = np.concatenate(part_game)
-    deal_no = np.concatenate(part_no)
+    arrays = concatenate(deals_played.parts)
+    deal_game, deal_no = deals_played.rows()
     deals = _deal_table(config, entropy, arrays, {"game_id": deal_game, "deal_no": deal_no})
     deals = deals.sort(["game_id", "deal_no"])
     games = _game_table(config, ids, first_dealer, arrays, deal_game)

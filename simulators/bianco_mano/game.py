@@ -19,7 +19,7 @@ from simulators.bianco_mano.policies import POLICIES
 from simulators.bianco_mano.solver.command import SOLVE
 from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.core import bits
-from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit, referee_replay
 from simulators.core.pimc import (
     DEFAULT_WORLDS,
     PLAY_DOC,
@@ -81,14 +81,7 @@ GAMES = Unit(
 # ------------------------------------------------------------------ conformance
 
 
-def replay(unit: str, config, policies, first: int, count: int, seed: int) -> int:
-    """Engine units replayed by the referee, move by move; returns the deals checked."""
-    from simulators.bianco_mano.crosscheck import check_deals, check_games
-    from simulators.bianco_mano.engine import simulate_deals, simulate_games
-
-    if unit == "deals":
-        return check_deals(simulate_deals(config, policies, count, seed, first_deal=first))
-    return check_games(simulate_games(config, policies, count, seed, first_game=first))
+replay = referee_replay("simulators.bianco_mano.engine", "simulators.bianco_mano.crosscheck")
 
 
 def conservation(config, policies, first: int, count: int, seed: int) -> None:

@@ -14,7 +14,6 @@ one, keep the method signatures, and declare parameters with
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from simulators.bianco_mano.engine import BONUS_MASK, FAMILY_MASK, STRONGER
 from simulators.core import bits
 from simulators.core.game import make_policy_attribute
 from simulators.core.params import Policy, param, probability
+from simulators.core.trick_play import TrickPlayPolicy
 from simulators.core.tricks import strongest, weakest
 
 U32 = np.uint32
@@ -98,7 +98,7 @@ def _family_ranks(hand: np.ndarray, family: np.ndarray | int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class HeuristicPolicy(Policy):
+class HeuristicPolicy(TrickPlayPolicy):
     """A sensible table player, tunable by a few named parameters.
 
     Bidding scores the cards known at bid time (first distribution plus the
@@ -121,8 +121,6 @@ class HeuristicPolicy(Policy):
     overrides ``bid_score`` (or ``_lead`` / ``_follow``) gets the numpy bids
     (or card play) built on its override.
     """
-
-    compiled: ClassVar[bool] = True
 
     take_threshold: float = param(4.0, low=0.0, high=30.0,
                                   doc="bid score per card needed to take in round 1")
@@ -219,32 +217,18 @@ class HeuristicPolicy(Policy):
         """Announce whenever eligible (if ``announce_bonus``)."""
         return obs.eligible & self.announce_bonus
 
-    # play --------------------------------------------------------------------
-    def play(self, obs):
-        """Lead or follow by the rules of thumb in the class docstring.
+    # play: TrickPlayPolicy.play, by _lead / _follow or their compiled twin --------
+    def _compiled_cards(self, obs, out) -> None:
+        """One pass over the rows (:func:`._heuristic_kernel.heuristic_cards`), the same numpy
+        observation in and the same cards out as the numpy rules below."""
+        compiled_heuristic.kernels()
+        compiled_heuristic.heuristic_cards(
+            obs.position, obs.n_players, obs.hand, obs.legal, obs.dominant_mask,
+            obs.led_mask, obs.winning_card, obs.winner_is_ally, obs.played,
+            obs.on_taker_side, self.lead_trump_min, self.charge_partner, out)
 
-        Compiled: one pass over the rows (:func:`._heuristic_kernel.heuristic_cards`), the
-        same numpy observation in and the same numpy cards out as the numpy rules below.
-        """
-        if self._compiled_play():
-            out = np.empty(len(obs.hand), dtype=I8)
-            compiled_heuristic.kernels()
-            compiled_heuristic.heuristic_cards(
-                obs.position, obs.n_players, obs.hand, obs.legal, obs.dominant_mask,
-                obs.led_mask, obs.winning_card, obs.winner_is_ally, obs.played,
-                obs.on_taker_side, self.lead_trump_min, self.charge_partner, out)
-            return out
-        if obs.position == 0:
-            pool, take_strongest = self._lead(obs)
-        else:
-            pool, take_strongest = self._follow(obs)
+    def _card_of(self, pool, take_strongest):
         return bits.bit_index(np.where(take_strongest, strongest(pool), weakest(pool)))
-
-    def _compiled_play(self) -> bool:
-        """Whether play() runs the compiled twin of ``_lead`` / ``_follow`` (not overridden)."""
-        cls = type(self)
-        return (self.compiled and cls._lead is HeuristicPolicy._lead
-                and cls._follow is HeuristicPolicy._follow)
 
     # Each rule picks a pool of cards and whether to play its strongest (lowest
     # bit) or weakest (highest bit) member; play() extracts one card.

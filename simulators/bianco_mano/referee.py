@@ -188,12 +188,7 @@ def first_dealer(n_players: int, dealer_draw: Sequence[int]) -> int:
     deals, family ignored; if the pile cannot give every tied player a new
     card, the lowest tied seat deals.
     """
-    rulings.check_cards(list(dealer_draw), "BM-2", "dealer_draw")
-    dealer = rulings.draw_for_dealer(dealer_draw, n_players, rank_of)
-    if dealer is None:
-        raise RuleViolation("BM-2", f"dealer_draw has {len(dealer_draw)} cards, fewer than the "
-                                    "players")
-    return dealer
+    return rulings.first_dealer(dealer_draw, n_players, rank_of, "BM-2")
 
 
 def _receivers(n_players: int, dealer: int) -> list[int]:

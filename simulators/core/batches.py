@@ -5,7 +5,8 @@ rows of per-deal arrays, each row tagged with its unit's id and its deal
 number within the unit; ``record(unit_id)`` needs both lookups, the same in
 every room. The trick games' batches share their fields: :class:`DealBatch`
 and :class:`GameBatch`, which a room subclasses with its config and arrays
-types and its ``record``.
+types and its ``record``; :class:`DealsPlayed` collects a batch of games'
+deals, step by step, while an engine plays them.
 """
 
 from __future__ import annotations
@@ -51,6 +52,27 @@ class GameBatch(Generic[ConfigT, ArraysT]):
         """The game's position in the batch and its rows of ``arrays`` in play order."""
         return (unit_index(self.game_ids, game_id, "game"),
                 unit_rows(self.deal_game, self.deal_no, game_id))
+
+
+class DealsPlayed(Generic[ArraysT]):
+    """The deals of a batch of whole games as an engine plays them, one step (the next deal
+    of every unfinished game) at a time: each step's per-deal arrays in ``parts``, and each
+    row's game id and deal number within its game."""
+
+    def __init__(self) -> None:
+        self.parts: list[ArraysT] = []
+        self._game_ids: list[np.ndarray] = []
+        self._deal_nos: list[np.ndarray] = []
+
+    def add(self, arrays: ArraysT, game_ids: np.ndarray, step: int) -> None:
+        """Step ``step``'s deals: one row of ``arrays`` per game of ``game_ids``."""
+        self.parts.append(arrays)
+        self._game_ids.append(game_ids)
+        self._deal_nos.append(np.full(len(game_ids), step, dtype=np.int16))
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's game id and deal number, the rows of ``parts`` end to end."""
+        return np.concatenate(self._game_ids), np.concatenate(self._deal_nos)
 
 
 def unit_index(unit_ids: np.ndarray, unit_id: int, singular: str) -> int:

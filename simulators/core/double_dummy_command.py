@@ -271,6 +271,14 @@ def check_trick(reading: Reading, rules: CardRules,
         earlier.append((seat, card))
 
 
+def read_trump(text: str | None, parse: Callable[[str], int]) -> int:
+    """``--trump`` read by the game's ``parse``; its refusal names the flag."""
+    try:
+        return parse(text)
+    except ValueError as error:
+        raise ValueError(f"--trump: {error}") from None
+
+
 def read_position(args, rules: CardRules, card_points: Sequence[int], *,
                   default_side: Callable[[int], tuple[int, ...]],
                   check_side: Callable[[tuple[int, ...], int], None]) -> Reading:
@@ -319,6 +327,27 @@ def position(reading: Reading, rules: CardRules, *, trump_mask: int, obligations
 def warm_up() -> float:
     """Load (or compile) the solver; seconds taken, kept out of the solving time."""
     return dd.warm_up()
+
+
+@dataclass(frozen=True)
+class PlayedDeals:
+    """The engine's ``--deals`` before they are solved, with the times the document reports."""
+
+    seed: int
+    arrays: object  # the game's per-deal arrays (its engine's batch ``.arrays``)
+    simulate_seconds: float
+    warm_up_seconds: float
+
+
+def play_deals(args, simulate_deals: Callable, config, policy) -> PlayedDeals:
+    """The ``--deals`` of ``--seed`` played by the game's ``simulate_deals(config, policy,
+    count, seed)``, then the solver loaded: each timed on its own, so that neither counts
+    in the solving time."""
+    deal_seed = seed(args)
+    start = time.perf_counter()
+    arrays = simulate_deals(config, policy, args.deals, deal_seed).arrays
+    simulate_seconds = time.perf_counter() - start
+    return PlayedDeals(deal_seed, arrays, simulate_seconds, warm_up())
 
 
 def solve_batch(pos: dd.Position, log: Callable[[str], None],

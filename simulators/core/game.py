@@ -500,3 +500,25 @@ def make_policy_attribute(module: str, game_module: str) -> Callable[[str], Any]
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+def referee_replay(engine_module: str, crosscheck_module: str) -> Callable[..., int]:
+    """A :class:`Conformance` ``replay`` for a game whose units are ``deals`` and ``games``.
+
+    ``simulate_deals`` / ``simulate_games`` of ``engine_module`` play the units and
+    ``check_deals`` / ``check_games`` of ``crosscheck_module`` replay every deal through the
+    referee; it returns the deals checked. Both modules are imported on use, like the game's
+    other hooks' engine imports, so that importing a ``game.py`` stays cheap.
+    """
+    def replay(unit: str, config, policies, first: int, count: int, seed: int) -> int:
+        """Engine units replayed by the referee, move by move; returns the deals checked."""
+        from importlib import import_module
+
+        engine, crosscheck = import_module(engine_module), import_module(crosscheck_module)
+        if unit == "deals":
+            return crosscheck.check_deals(
+                engine.simulate_deals(config, policies, count, seed, first_deal=first))
+        return crosscheck.check_games(
+            engine.simulate_games(config, policies, count, seed, first_game=first))
+
+    return replay

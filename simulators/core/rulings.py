@@ -9,7 +9,8 @@ and integers. What is the same fact in every room lives here once:
   cards (integers in range, none twice);
 * :func:`cut`, the cut of a deck (its top cards go to the bottom);
 * :func:`seat_order`, seats in turn from one seat, either direction;
-* :func:`draw_for_dealer`, the draw for the first dealer (BM-2, MA-2).
+* :func:`draw_for_dealer`, the draw for the first dealer (BM-2, MA-2), and
+  :func:`first_dealer`, the same on a recorded pile, checked.
 
 Nothing here knows a game's duties (who must follow, trump…): each referee
 keeps its own ``legal_plays`` and ``trick_winner`` written from its ruling,
@@ -84,3 +85,16 @@ def draw_for_dealer(pile: Sequence[int], n_players: int,
         tied = [seat for seat in tied if rank_of(drawn[seat]) == best]
         if len(tied) == 1 or len(pile) < len(tied):
             return tied[0]
+
+
+def first_dealer(dealer_draw: Sequence[int], n_players: int, rank_of: Callable[[int], int],
+                 ruling: str) -> int:
+    """Seat of the first dealer drawn from a record's ``dealer_draw`` pile
+    (:func:`draw_for_dealer`); :class:`RuleViolation` of ``ruling`` for a pile that is not
+    distinct cards or is shorter than the players."""
+    check_cards(list(dealer_draw), ruling, "dealer_draw")
+    dealer = draw_for_dealer(dealer_draw, n_players, rank_of)
+    if dealer is None:
+        raise RuleViolation(ruling, f"dealer_draw has {len(dealer_draw)} cards, fewer than the "
+                                    "players")
+    return dealer

@@ -1,6 +1,6 @@
 """Checks of a game's step-by-step protocol (:mod:`simulators.core.steps`), no RL library needed.
 
-Two pieces every game's step game uses in its tests and cross-check:
+The pieces every game's step game uses in its tests and cross-check:
 
 * :func:`drive` plays a recorded unit into a state, move by move: before each
   move the state must have the recorded player to move, and the recorded
@@ -8,6 +8,9 @@ Two pieces every game's step game uses in its tests and cross-check:
 * :func:`kernel_legal`, the legal cards of one trick-taking player by the
   shared kernel's duty table (:mod:`simulators.core.tricks`), to set beside a
   step state's legal actions, which come from the referee's rule text;
+* :func:`kernel_check` sets :func:`kernel_legal` beside a step state's legal cards at each
+  card to play, and :func:`check_same` words a difference between the engine's view of a
+  unit and the step state's, the same way for every game;
 * :func:`random_playthrough` plays a state to the end with random legal
   actions and chance outcomes drawn by their probabilities, and raises if it
   gets stuck (no legal action at a player's turn, or longer than
@@ -23,7 +26,8 @@ import numpy as np
 from simulators.core import bits, tricks
 from simulators.core.steps import CHANCE, StepGame, StepState
 
-__all__ = ["drive", "random_playthrough", "check_round_trip", "kernel_legal"]
+__all__ = ["drive", "random_playthrough", "check_round_trip", "kernel_legal",
+           "kernel_check", "check_same"]
 
 
 def drive(state: StepState, moves: Iterable[tuple[int, int]], what: str,
@@ -122,3 +126,29 @@ def kernel_legal(hand: Iterable[int], trick: Iterable[tuple[int, int]], trump: i
     legal = tricks.legal_mask(np.array([mask], np.uint32), state, trump_mask, obligations,
                               np.array([holder >= 0 and opponent(holder)]))
     return bits.cards_of(int(legal[0]))
+
+
+def kernel_check(play_phase: int, rule: str, question: Callable[[StepState, int], tuple]
+                 ) -> Callable[[StepState], str | None]:
+    """A :func:`drive` check: at a card to play (``state.phase() == play_phase``), the step
+    state's legal cards (from the referee's ``rule`` text, e.g. "MA-5") against
+    :func:`kernel_legal` on ``question(state, seat)`` (its hand, trick, trump, obligations
+    and opponent arguments); the difference in words, else None."""
+    def differs(state: StepState) -> str | None:
+        if state.phase() != play_phase:
+            return None
+        seat = state.current_player()
+        want = kernel_legal(*question(state, seat))
+        if state.legal_actions() != want:
+            return (f"seat {seat}'s legal cards {state.legal_actions()} in the step state, "
+                    f"{want} by the kernel ({rule})")
+        return None
+    return differs
+
+
+def check_same(what: str, engine: dict, step: dict) -> None:
+    """``AssertionError`` naming ``what`` and each entry where the engine's view of a unit and
+    the step state's differ (both keyed alike)."""
+    if engine != step:
+        diff = {key: (engine[key], step[key]) for key in engine if engine[key] != step[key]}
+        raise AssertionError(f"{what}: engine vs step state {diff}")

@@ -48,7 +48,7 @@ def check_steps(batch: RoundBatch) -> int:
     it, by the seat the engine's record names; every move must be the step state's player's
     and legal there, and who went out, the turns and the returns (minus the penalties) the
     engine's. Returns the rounds checked."""
-    from simulators.core.stepcheck import drive
+    from simulators.core.stepcheck import check_same, drive
     from simulators.five_crowns import env
     from simulators.five_crowns import rules as R
     from simulators.five_crowns.game import GAME
@@ -66,9 +66,7 @@ def check_steps(batch: RoundBatch) -> int:
                 "capped": bool(a.capped[i]), "returns": [float(s) for s in scores[i]]}
         theirs = {"terminal": state.is_terminal(), "went_out": state.out_seat,
                   "turns": state.t, "capped": state.capped, "returns": state.returns()}
-        if mine != theirs:
-            diff = {key: (mine[key], theirs[key]) for key in mine if mine[key] != theirs[key]}
-            raise AssertionError(f"{what}: engine vs step state {diff}")
+        check_same(what, mine, theirs)
     return len(batch.round_ids)
 
 

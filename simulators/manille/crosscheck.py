@@ -152,40 +152,33 @@ def step_moves(a: DealArrays, i: int) -> list[tuple[int, int]]:
     return moves
 
 
-def kernel_differs(state) -> str | None:
-    """At a card to play, the step state's legal cards (the referee's MA-5 text) against the
-    shared kernel's MA-5 duty table; the difference in words, else None."""
-    from simulators.core.stepcheck import kernel_legal
-    from simulators.manille import env
+def kernel_question(state, seat: int) -> tuple:
+    """The shared kernel's MA-5 question for ``seat`` about to play: its hand, the trick so
+    far, the trump, its duty table, and whether the trick's holder is an opponent."""
     from simulators.manille import rules as R
 
-    if state.phase() != env.PLAY:
-        return None
-    seat = state.current_player()
     trump = state.bidding.trump
-    want = kernel_legal(state.hands[seat], state.trick, trump,
-                        R.duties(trump, state.game.config.sans_atout_must_beat),
-                        lambda other: referee.team_of(other) != referee.team_of(seat))
-    if state.legal_actions() != want:
-        return (f"seat {seat}'s legal cards {state.legal_actions()} in the step state, "
-                f"{want} by the kernel (MA-5)")
-    return None
+    return (state.hands[seat], state.trick, trump,
+            R.duties(trump, state.game.config.sans_atout_must_beat),
+            lambda other: referee.team_of(other) != referee.team_of(seat))
 
 
 def check_steps(batch: DealBatch) -> int:
     """Drive the step game with every deal of a batch (same deck, same decisions); every move
     must be the step state's player's and legal there, the hands, bidding and trick winners
     the engine's, and the returns the unit's seat scores. Returns the deals checked."""
-    from simulators.core.stepcheck import drive
-    from simulators.manille.env import ManilleSteps
+    from simulators.core.stepcheck import check_same, drive, kernel_check
+    from simulators.manille.env import PLAY, ManilleSteps
     from simulators.manille.game import GAME
 
     a = batch.arrays
     game = ManilleSteps(batch.config)
     scores = GAME.units[0].seat_scores({"deals": batch.table}, batch.config)
+    legal_cards_differ = kernel_check(PLAY, "MA-5", kernel_question)
     for i in range(len(batch.deal_ids)):
         what = f"deal {int(batch.deal_ids[i])}"
-        state = drive(game.new_initial_state(), step_moves(a, i), what, check=kernel_differs)
+        state = drive(game.new_initial_state(), step_moves(a, i), what,
+                      check=legal_cards_differ)
         view = engine_view(a, i)
         mine = {"terminal": True, "hands": view["hands"], "trump": view["trump"],
                 "chooser": view["chooser"], "contre_level": view["contre_level"],
@@ -197,7 +190,5 @@ def check_steps(batch: DealBatch) -> int:
                   "contre_level": state.bidding.contre_level,
                   "trick_winners": tuple(state.winners), "team_points": state.team_points(),
                   "returns": state.returns()}
-        if mine != theirs:
-            diff = {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
-            raise AssertionError(f"{what}: engine vs step state {diff}")
+        check_same(what, mine, theirs)
     return len(batch.deal_ids)

@@ -446,9 +446,7 @@ def simulate_games(config: R.ManilleConfig, policies, n_games: int, seed: int = 
     dealer = first_dealer.copy()
     totals = np.zeros((n_games, 2), dtype=np.int32)
     active = np.arange(n_games)
-    parts: list[DealArrays] = []
-    part_game: list[np.ndarray] = []
-    part_no: list[np.ndarray] = []
+    deals_played: batches.DealsPlayed[DealArrays] = batches.DealsPlayed()
     step = 0
     draw_cuts = tricks.cut_drawer(config.cut_weights)
     while active.size:
@@ -460,9 +458,7 @@ def simulate_games(config: R.ManilleConfig, policies, n_games: int, seed: int = 
         cut = rng.draw_per_unit(entropy, units, STREAM_CUT, draw_cuts, step)
         noise = decision_noise(entropy, units, step) if dispatch.uses_noise else None
         arrays = play_batch(config, dispatch, deck, cut, dealer[active], noise, units)
-        parts.append(arrays)
-        part_game.append(units)
-        part_no.append(np.full(active.size, step, dtype=np.int16))
+        deals_played.add(arrays, units, step)
         team0 = (arrays.dealer & 1) == 0
         totals[active, 0] += np.where(team0, arrays.taking_score, arrays.defence_score)
         totals[active, 1] += np.where(team0, arrays.defence_score, arrays.taking_score)
@@ -470,9 +466,9 @@ def simulate_games(config: R.ManilleConfig, policies, n_games: int, seed: int = 
         active = active[totals[active].max(axis=1) < config.target]
         step += 1
 
-    arrays = DealArrays(*(np.concatenate(field) for field in zip(*parts, strict=True)))
-    deal_game = np.concatenate(part_game)
-    deal_no = np.concatenate(part_no)
+    arrays = DealArrays(*(np.concatenate(field)
+                          for field in zip(*deals_played.parts, strict=True)))
+    deal_game, deal_no = deals_played.rows()
     order = np.lexsort((deal_no, deal_game))
     arrays = DealArrays(*(field[order] for field in arrays))
     deal_game, deal_no = deal_game[order], deal_no[order]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, Unit, referee_replay
 from simulators.core.pimc import (
     DEFAULT_WORLDS,
     PLAY_DOC,
@@ -83,14 +83,7 @@ GAMES = Unit(
 # ------------------------------------------------------------------ conformance
 
 
-def replay(unit: str, config, policies, first: int, count: int, seed: int) -> int:
-    """Engine units replayed by the referee, move by move; returns the deals checked."""
-    from simulators.manille.crosscheck import check_deals, check_games
-    from simulators.manille.engine import simulate_deals, simulate_games
-
-    if unit == "deals":
-        return check_deals(simulate_deals(config, policies, count, seed, first_deal=first))
-    return check_games(simulate_games(config, policies, count, seed, first_game=first))
+replay = referee_replay("simulators.manille.engine", "simulators.manille.crosscheck")
 
 
 def conservation(config, policies, first: int, count: int, seed: int) -> None:

@@ -14,13 +14,13 @@ one, keep the method signatures, and declare parameters with
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
 from simulators.core import bits, tricks
 from simulators.core.game import make_policy_attribute
 from simulators.core.params import Policy, param, probability
+from simulators.core.trick_play import TrickPlayPolicy
 from simulators.manille import _heuristic_kernel as compiled_heuristic
 from simulators.manille import rules as R
 
@@ -104,7 +104,7 @@ def longest_suit(hand: np.ndarray, exclude: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class HeuristicPolicy(Policy):
+class HeuristicPolicy(TrickPlayPolicy):
     """A sensible club player, tunable by a few named parameters.
 
     **Trump choice** (MA-3). A suit ``s`` as trump scores, per card of ``s``
@@ -139,8 +139,6 @@ class HeuristicPolicy(Policy):
     overrides ``choice_scores`` (or ``_lead`` / ``_follow``) gets the numpy
     choice and contre (or card play) built on its override.
     """
-
-    compiled: ClassVar[bool] = True
 
     trump_length_value: float = param(3.0, low=0.0, high=20.0,
                                       doc="choice value of each card of the trump suit")
@@ -231,32 +229,21 @@ class HeuristicPolicy(Policy):
         score = np.where(trump == R.SANS_ATOUT, score + self.sans_atout_margin, score)
         return score >= threshold
 
-    # play --------------------------------------------------------------------
-    def play(self, obs):
-        """Lead or follow by the rules of thumb in the class docstring."""
-        if self._compiled_play():
-            out = np.empty(len(obs.hand), dtype=I8)
-            compiled_heuristic.kernels()
-            compiled_heuristic.heuristic_cards(
-                obs.position, obs.hand, obs.legal, obs.played, obs.trump, obs.trump_mask,
-                obs.winning_card, obs.partner_holds, obs.taking, max(self.lead_trumps_min, 1),
-                self.charge_partner, out)
-            return out
-        if obs.position == 0:
-            pool, take_strongest = self._lead(obs)
-        else:
-            pool, take_strongest = self._follow(obs)
+    # play: TrickPlayPolicy.play, by _lead / _follow or their compiled twin --------
+    def _compiled_cards(self, obs, out) -> None:
+        """One pass over the rows (:func:`._heuristic_kernel.heuristic_cards`)."""
+        compiled_heuristic.kernels()
+        compiled_heuristic.heuristic_cards(
+            obs.position, obs.hand, obs.legal, obs.played, obs.trump, obs.trump_mask,
+            obs.winning_card, obs.partner_holds, obs.taking, max(self.lead_trumps_min, 1),
+            self.charge_partner, out)
+
+    def _card_of(self, pool, take_strongest):
         strongest = bits.bit_index(tricks.strongest(pool))
         # the weakest card is the highest set bit: the binary exponent of the mask, exact in
         # float64 for 32-bit integers (frexp(2**k .. 2**(k+1) - 1) has exponent k + 1)
         weakest = (np.frexp(pool.astype(np.float64))[1] - 1).astype(I8)
         return np.where(take_strongest, strongest, weakest)
-
-    def _compiled_play(self) -> bool:
-        """Whether play() runs the compiled twin of ``_lead`` / ``_follow`` (not overridden)."""
-        cls = type(self)
-        return (self.compiled and cls._lead is HeuristicPolicy._lead
-                and cls._follow is HeuristicPolicy._follow)
 
     # Each rule picks a pool of cards and whether to play its strongest (lowest
     # bit) or weakest (highest bit) member; play() extracts one card.

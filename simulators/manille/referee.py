@@ -173,12 +173,7 @@ def first_dealer(dealer_draw: Sequence[int]) -> int:
     The 10 is the strongest, suit ignored; tied players draw again in seat
     order; an exhausted pile leaves the lowest tied seat.
     """
-    rulings.check_cards(list(dealer_draw), "MA-2", "dealer_draw")
-    dealer = rulings.draw_for_dealer(dealer_draw, N_SEATS, rank_of)
-    if dealer is None:
-        raise RuleViolation("MA-2", f"dealer_draw has {len(dealer_draw)} cards, fewer than the "
-                                    "players")
-    return dealer
+    return rulings.first_dealer(dealer_draw, N_SEATS, rank_of, "MA-2")
 
 
 def receivers(dealer: int) -> list[int]:

@@ -15,8 +15,6 @@ shared flags.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from simulators.bianco_mano import rules as R
@@ -73,10 +71,7 @@ def _check_side(side: tuple[int, ...], n: int) -> None:
 
 
 def _position(args):
-    try:
-        dominant = R.parse_family(args.trump)
-    except ValueError as error:
-        raise ValueError(f"--trump: {error}") from None
+    dominant = ddc.read_trump(args.trump, R.parse_family)
     from simulators.bianco_mano.solver import RULES, card_points
 
     reading = ddc.read_position(args, RULES, card_points(dominant),
@@ -132,11 +127,8 @@ def run(args, log) -> dict:
     from simulators.bianco_mano.policies import make_policy
 
     config = _config(args)
-    seed = ddc.seed(args)
-    start = time.perf_counter()
-    arrays = simulate_deals(config, make_policy("heuristic"), args.deals, seed).arrays
-    simulate_seconds = time.perf_counter() - start
-    warm = ddc.warm_up()
+    played_deals = ddc.play_deals(args, simulate_deals, config, make_policy("heuristic"))
+    arrays = played_deals.arrays
     rows, pos, espion_points, bonus = solver.deal_positions(arrays, config.n_players)
     values = np.zeros(args.deals, np.int64)
     made = np.zeros(args.deals, bool)
@@ -152,8 +144,9 @@ def run(args, log) -> dict:
     dominant = np.asarray(arrays.dominant)
     played = np.asarray(arrays.side_points).astype(np.int64)
     return ddc.deals_document(
-        title=solver.RULES.title, n_deals=args.deals, seed=seed, values=values, made=made,
-        solved=solved, seconds=seconds, warm_up_seconds=warm, value_is=DEALS_VALUE_IS,
+        title=solver.RULES.title, n_deals=args.deals, seed=played_deals.seed, values=values,
+        made=made, solved=solved, seconds=seconds,
+        warm_up_seconds=played_deals.warm_up_seconds, value_is=DEALS_VALUE_IS,
         made_is=DEALS_MADE_IS, all_pass=all_pass,
         notes=[f"{all_pass} of {args.deals} deal(s) passed by everybody: no play, value and "
                "made null, left out of the mean and the share"] if all_pass else [],
@@ -167,7 +160,7 @@ def run(args, log) -> dict:
             "played_made_rate": round(float(
                 (np.asarray(arrays.outcome)[solved] != R.FAILED).mean()), 6)}
            if len(rows) else {}),
-        simulate_seconds=round(simulate_seconds, 3), policy="heuristic",
+        simulate_seconds=round(played_deals.simulate_seconds, 3), policy="heuristic",
         options={"n_players": config.n_players, "bianco_mano": config.bianco_mano})
 
 

@@ -13,8 +13,6 @@ hand visible, side 0 maximising and side 1 minimising. See
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from simulators.core import double_dummy_command as ddc
@@ -63,10 +61,7 @@ def _check_side(side: tuple[int, ...], n: int) -> None:
 
 
 def _position(args):
-    try:
-        trump = R.parse_trump(args.trump)
-    except ValueError as error:
-        raise ValueError(f"--trump: {error}") from None
+    trump = ddc.read_trump(args.trump, R.parse_trump)
     from simulators.manille.solver import CARD_POINTS
 
     reading = ddc.read_position(args, _rules(), CARD_POINTS, default_side=lambda n: (0, 2),
@@ -112,23 +107,21 @@ def run(args, log) -> dict:
     from simulators.manille.policies import make_policy
 
     config = R.ManilleConfig(sans_atout_must_beat=args.sans_atout_must_beat)
-    seed = ddc.seed(args)
-    start = time.perf_counter()
-    arrays = simulate_deals(config, make_policy("heuristic"), args.deals, seed).arrays
-    simulate_seconds = time.perf_counter() - start
-    warm = ddc.warm_up()
+    played_deals = ddc.play_deals(args, simulate_deals, config, make_policy("heuristic"))
+    arrays = played_deals.arrays
     pos = solver.deal_positions(arrays, config.sans_atout_must_beat)
     values, seconds = ddc.solve_batch(pos, log)
     played = (arrays.taking_card_points + arrays.taking_tricks).astype(np.int64)
     return ddc.deals_document(
-        title=solver.RULES.title, n_deals=args.deals, seed=seed, values=values,
+        title=solver.RULES.title, n_deals=args.deals, seed=played_deals.seed, values=values,
         made=solver.made(values), solved=np.ones(len(values), bool), seconds=seconds,
-        warm_up_seconds=warm, value_is=DEALS_VALUE_IS, made_is=DEALS_MADE_IS,
+        warm_up_seconds=played_deals.warm_up_seconds, value_is=DEALS_VALUE_IS,
+        made_is=DEALS_MADE_IS,
         trumps=[R.format_trump(int(t)) for t in arrays.trump],
         dealers=[int(d) for d in arrays.dealer],
         played=played.tolist(), played_mean=round(float(played.mean()), 4),
         played_made_rate=round(float(solver.made(played).mean()), 6),
-        simulate_seconds=round(simulate_seconds, 3),
+        simulate_seconds=round(played_deals.simulate_seconds, 3),
         policy="heuristic", options={"sans_atout_must_beat": config.sans_atout_must_beat})
 
 
