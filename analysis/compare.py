@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +73,60 @@ def paired_sums(totals: Mapping[str, float], arm: int) -> stats.PairedSums:
     return stats.PairedSums(*(totals.get(f"{arm}:{k}", 0.0) for k in stats.PairedSums._fields))
 
 
-def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
-            baseline: Policy | str | None = None, seats: Sequence[int] = (0,), *,
-            precision: float | None = None, confidence: float = 0.95, n_jobs: int = 1,
-            chunk_size: int | None = None, progress: bool | None = None,
-            out_dir: str | Path | None = None, backend: str = "loky",
-            scheduler: str | None = None) -> pl.DataFrame:
+@dataclass(frozen=True)
+class Comparison:
+    """What :func:`comparison` or :func:`duplicate_comparison` found: A, B and A - B.
+
+    ``a`` and ``b`` are A's and B's mean scores, ``difference`` the paired (or duplicate)
+    difference A - B with its interval (the anytime-valid one of a sequential duplicate) and
+    ``p_value``; ``unpaired`` and ``unpaired_p_value`` the Welch difference (None for
+    duplicate play); ``target_reached`` None without a precision; ``variance_reduction``
+    (duplicate play only) :func:`variance_reduction`'s ratios. ``table`` is the same as one
+    tidy table (``row, policy, mean, low, high, n, p_value, target_reached``): what
+    :func:`compare` and :func:`duplicate` return and ``--out`` writes.
+    """
+
+    label_a: str
+    label_b: str
+    a: stats.Estimate
+    b: stats.Estimate
+    difference: stats.Estimate
+    p_value: float
+    unpaired: stats.Estimate | None
+    unpaired_p_value: float | None
+    target_reached: bool | None
+    table: pl.DataFrame = field(repr=False, compare=False)
+    variance_reduction: dict[str, float] | None = None
+
+    @property
+    def n(self) -> int:
+        """The units of the difference."""
+        return self.difference.n
+
+    @classmethod
+    def of_table(cls, table: pl.DataFrame,
+                 variance_reduction: dict[str, float] | None = None) -> Comparison:
+        """The comparison a comparison or duplicate table holds (rows read by label)."""
+        rows = {r["row"]: r for r in table.iter_rows(named=True)}
+        diff = rows.get(PAIRED_ROW, rows.get(DUPLICATE_ROW))
+        unpaired = rows.get(UNPAIRED_ROW)
+
+        def estimate(r: Mapping[str, Any]) -> stats.Estimate:
+            return stats.Estimate(r["mean"], r["low"], r["high"], r["n"])
+
+        return cls(rows["A"]["policy"], rows["B"]["policy"], estimate(rows["A"]),
+                   estimate(rows["B"]), estimate(diff), diff["p_value"],
+                   None if unpaired is None else estimate(unpaired),
+                   None if unpaired is None else unpaired["p_value"],
+                   diff.get("target_reached"), table, variance_reduction)
+
+
+def comparison(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
+               baseline: Policy | str | None = None, seats: Sequence[int] = (0,), *,
+               precision: float | None = None, confidence: float = 0.95, n_jobs: int = 1,
+               chunk_size: int | None = None, progress: bool | None = None,
+               out_dir: str | Path | None = None, backend: str = "loky",
+               scheduler: str | None = None) -> Comparison:
     """Compare policy ``a`` with ``b`` at ``seats`` on the same units of ``base``.
 
     ``a``, ``b`` and ``baseline`` are policy objects (any class with the
@@ -93,10 +142,10 @@ def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
     backend) until it is that narrow. The units run on
     :func:`analysis.runner.map_chunks`: with ``out_dir`` a killed comparison
     resumes exactly; ``backend="dask"`` with ``scheduler`` runs it on a
-    cluster. Returns one row each for A, B, the paired difference A - B and,
-    for reference, the unpaired (Welch) difference: ``row, policy, mean, low,
-    high, n, p_value, target_reached`` (``target_reached``: null without
-    ``precision``, else whether the interval reached it within the budget).
+    cluster. Returns a :class:`Comparison`: A's and B's means, the paired
+    difference A - B and, for reference, the unpaired (Welch) difference
+    (``target_reached``: None without ``precision``, else whether the interval
+    reached it within the budget).
     """
     study, label_a, label_b = compare_study(base, a, b, baseline, seats)
 
@@ -107,9 +156,23 @@ def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
     result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
                         scheduler=scheduler, progress=progress,
                         stop=None if precision is None else precise)
-    table = comparison_table(_a_vs_b(result.totals), None, label_a, label_b, confidence)
-    return table.with_columns(pl.lit(result.target_reached, dtype=pl.Boolean)
-                              .alias("target_reached"))
+    found = _comparison(_a_vs_b(result.totals), label_a, label_b, confidence,
+                        result.target_reached)
+    return replace(found, table=_with_target(found.table, result.target_reached))
+
+
+def _with_target(table: pl.DataFrame, target_reached: bool | None) -> pl.DataFrame:
+    """The table with its ``target_reached`` column (null without a precision)."""
+    return table.with_columns(pl.lit(target_reached, dtype=pl.Boolean).alias("target_reached"))
+
+
+def compare(base: Experiment, a: Policy | str | dict, b: Policy | str | dict,
+            baseline: Policy | str | None = None, seats: Sequence[int] = (0,),
+            **options: Any) -> pl.DataFrame:
+    """:func:`comparison`'s table (same arguments): one row each for A, B, the paired
+    difference A - B and, for reference, the unpaired (Welch) difference: ``row, policy,
+    mean, low, high, n, p_value, target_reached``."""
+    return comparison(base, a, b, baseline, seats, **options).table
 
 
 def compare_study(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
@@ -137,14 +200,9 @@ def _a_vs_b(totals: Mapping[str, float]) -> stats.PairedSums:
     return paired_sums(totals, 1)
 
 
-def comparison_table(a, b=None, label_a: str = "A", label_b: str = "B",
-                     confidence: float = 0.95) -> pl.DataFrame:
-    """Means of A and B, paired and unpaired differences, as one tidy table.
-
-    ``a`` and ``b`` are the two score arrays, or ``a`` is their
-    :class:`~analysis.stats.PairedSums` (``b`` None).
-    """
-    sums = a if isinstance(a, stats.PairedSums) else stats.PairedSums.of(a, b)
+def _comparison(sums: stats.PairedSums, label_a: str, label_b: str, confidence: float,
+                target_reached: bool | None = None) -> Comparison:
+    """A's and B's means, the paired and unpaired differences, from A's sums against B's."""
     ea, eb = stats.mean_of(sums, "a", confidence), stats.mean_of(sums, "b", confidence)
     paired = stats.paired_difference(sums, confidence=confidence)
     unpaired = stats.unpaired_difference(sums, confidence=confidence)
@@ -153,8 +211,21 @@ def comparison_table(a, b=None, label_a: str = "A", label_b: str = "B",
     rows = [("A", label_a, ea, None), ("B", label_b, eb, None),
             (PAIRED_ROW, f"{label_a} - {label_b}", paired, p_paired),
             (UNPAIRED_ROW, f"{label_a} - {label_b}", unpaired, p_unpaired)]
-    return pl.DataFrame([{"row": r, "policy": lab, "mean": e.value, "low": e.low, "high": e.high,
-                          "n": e.n, "p_value": p} for r, lab, e, p in rows])
+    table = pl.DataFrame([{"row": r, "policy": lab, "mean": e.value, "low": e.low,
+                           "high": e.high, "n": e.n, "p_value": p} for r, lab, e, p in rows])
+    return Comparison(label_a, label_b, ea, eb, paired, p_paired, unpaired, p_unpaired,
+                      target_reached, table)
+
+
+def comparison_table(a, b=None, label_a: str = "A", label_b: str = "B",
+                     confidence: float = 0.95) -> pl.DataFrame:
+    """Means of A and B, paired and unpaired differences, as one tidy table.
+
+    ``a`` and ``b`` are the two score arrays, or ``a`` is their
+    :class:`~analysis.stats.PairedSums` (``b`` None).
+    """
+    sums = a if isinstance(a, stats.PairedSums) else stats.PairedSums.of(a, b)
+    return _comparison(sums, label_a, label_b, confidence).table
 
 
 def table_row(table: pl.DataFrame, label: str) -> dict[str, Any]:
@@ -163,22 +234,28 @@ def table_row(table: pl.DataFrame, label: str) -> dict[str, Any]:
     return table.filter(pl.col("row") == label).row(0, named=True)
 
 
-def verdict(table: pl.DataFrame) -> str:
-    """What a comparison table allows us to say, from the paired interval of A - B."""
-    paired = table_row(table, PAIRED_ROW)
-    if paired["low"] > 0:
+def _typed(result: Comparison | pl.DataFrame) -> Comparison:
+    """A comparison, or the one a comparison table holds."""
+    return result if isinstance(result, Comparison) else Comparison.of_table(result)
+
+
+def verdict(result: Comparison | pl.DataFrame) -> str:
+    """What a comparison (or its table) allows us to say, from the paired interval of A - B."""
+    paired = _typed(result).difference
+    if paired.low > 0:
         return "A is better"
-    if paired["high"] < 0:
+    if paired.high < 0:
         return "B is better"
     return "no significant difference (the paired interval covers 0)"
 
 
-def reading(table: pl.DataFrame, unit: str = "deal") -> str:
+def reading(result: Comparison | pl.DataFrame, unit: str = "deal") -> str:
     """One line: the paired difference A - B, its interval beside the unpaired one, the verdict."""
-    d, u = table_row(table, PAIRED_ROW), table_row(table, UNPAIRED_ROW)
-    return (f"A - B = {d['mean']:+.3f} per {unit}, paired interval [{d['low']:+.3f}, "
-            f"{d['high']:+.3f}] (unpaired: [{u['low']:+.3f}, {u['high']:+.3f}]) -> "
-            f"{verdict(table)}")
+    c = _typed(result)
+    d, u = c.difference, c.unpaired
+    return (f"A - B = {d.value:+.3f} per {unit}, paired interval [{d.low:+.3f}, "
+            f"{d.high:+.3f}] (unpaired: [{u.low:+.3f}, {u.high:+.3f}]) -> "
+            f"{verdict(c)}")
 
 
 def parameter_grid(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
@@ -381,18 +458,17 @@ def variance_reduction(totals: Mapping[str, float], n_turns: int) -> dict[str, f
     return {"independent": independent / duplicate, "fixed_seat": fixed / duplicate}
 
 
-def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,), *,
-              precision: float | None = None,
-              confidence: float = 0.95, n_jobs: int = 1, chunk_size: int | None = None,
-              progress: bool | None = None, out_dir: str | Path | None = None,
-              backend: str = "loky", scheduler: str | None = None
-              ) -> tuple[pl.DataFrame, dict[str, float]]:
+def duplicate_comparison(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,),
+                         *, precision: float | None = None, confidence: float = 0.95,
+                         n_jobs: int = 1, chunk_size: int | None = None,
+                         progress: bool | None = None, out_dir: str | Path | None = None,
+                         backend: str = "loky", scheduler: str | None = None) -> Comparison:
     """Duplicate play: A at ``seats`` against B at every other seat, each unit replayed once
     per rotation of ``seats`` round the table with the same cards and random draws, so the
     luck of the deal cancels; the estimate is A's mean seat score minus B's.
 
-    Returns the table (rows A, B and ``A - B duplicate``: ``row, policy, mean, low, high,
-    n, p_value, target_reached``) and the measured :func:`variance_reduction`.
+    Returns a :class:`Comparison` (no unpaired difference; its table's rows A, B and
+    ``A - B duplicate``) with the measured :func:`variance_reduction`.
 
     With ``precision``, the run looks after every chunk, in chunk order (the same
     checkpoints whatever ``n_jobs``), and stops once the duplicate estimate's anytime-valid
@@ -418,17 +494,28 @@ def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,)
     result = map_chunks(study, out_dir, n_jobs=n_jobs, chunk_size=chunk_size, backend=backend,
                         scheduler=scheduler, progress=progress,
                         stop=None if precision is None else precise)
-    table = comparison_table(_sums(result.totals, "dup"), None, policy_label(base.game, a),
-                             policy_label(base.game, b), confidence)
-    table = table.filter(pl.col("row") != UNPAIRED_ROW).with_columns(
+    found = _comparison(_sums(result.totals, "dup"), policy_label(base.game, a),
+                        policy_label(base.game, b), confidence, result.target_reached)
+    table = found.table.filter(pl.col("row") != UNPAIRED_ROW).with_columns(
         pl.col("row").replace(PAIRED_ROW, DUPLICATE_ROW))
+    difference = found.difference
     if precision is not None:  # the interval that stays valid however the run stopped
         est = anytime(result.totals)
+        difference = difference._replace(low=est.low, high=est.high)
         table = table.with_columns(
             low=pl.when(pl.col("row") == DUPLICATE_ROW).then(est.low)
             .otherwise(pl.col("low")),
             high=pl.when(pl.col("row") == DUPLICATE_ROW).then(est.high)
             .otherwise(pl.col("high")))
-    table = table.with_columns(pl.lit(result.target_reached, dtype=pl.Boolean)
-                               .alias("target_reached"))
-    return table, variance_reduction(result.totals, len(study.turns))
+    return replace(found, difference=difference, unpaired=None, unpaired_p_value=None,
+                   table=_with_target(table, result.target_reached),
+                   variance_reduction=variance_reduction(result.totals, len(study.turns)))
+
+
+def duplicate(base: Experiment, a, b, baseline=None, seats: Sequence[int] = (0,),
+              **options: Any) -> tuple[pl.DataFrame, dict[str, float]]:
+    """:func:`duplicate_comparison`'s table (same arguments: rows A, B and ``A - B
+    duplicate``; ``row, policy, mean, low, high, n, p_value, target_reached``) and its
+    measured :func:`variance_reduction`."""
+    found = duplicate_comparison(base, a, b, baseline, seats, **options)
+    return found.table, found.variance_reduction

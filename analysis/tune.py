@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -200,17 +200,63 @@ def race(evaluate: Callable[[list[int], int, int, int], dict[int, stats.PairedSu
     return result
 
 
+class _ByKey:
+    """``result["name"]`` reads the attribute ``name`` (the plain dict these replaced)."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in {f.name for f in fields(self)}:
+            raise KeyError(key)
+        return getattr(self, key)
+
+
+@dataclass(frozen=True)
+class Confirmation(_ByKey):
+    """The winner against the current setting on fresh units of another seed.
+
+    ``mean`` with its interval ``low``..``high`` on ``n`` units, ``p_value`` (paired),
+    ``seed``, ``sequential`` (whether a ``precision`` stopped it: the interval is then
+    anytime-valid) and ``target_reached`` (None without one).
+    """
+
+    mean: float
+    low: float
+    high: float
+    n: int
+    p_value: float
+    seed: int
+    sequential: bool
+    target_reached: bool | None
+
+
+@dataclass(frozen=True)
+class TuneResult(_ByKey):
+    """What :func:`tune` found.
+
+    ``best`` (the winning parameters, all of them) and its ``best_index`` among the
+    ``candidates`` (``index, params, race_gain, units`` each), ``rounds`` (budget spent per
+    round: ``round, candidates, units_each, new_units, units_played, kept``), ``spent``
+    (units played by the race) and the :class:`Confirmation`. ``result["best"]`` reads
+    ``result.best``.
+    """
+
+    best: dict[str, Any]
+    best_index: int
+    candidates: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+    spent: int
+    confirmation: Confirmation
+
+
 def tune(base: Experiment, space: Sequence[Dimension], *, baseline=None,
          seats: Sequence[int] = (0,), budget: int,
          n_candidates: int = 16, first_units: int | None = None, confirm_units: int | None = None,
          precision: float | None = None,
          n_jobs: int = 1, chunk_size: int | None = None, progress: bool | None = None,
          out_dir: str | Path | None = None, backend: str = "loky",
-         scheduler: str | None = None) -> dict[str, Any]:
-    """Tune ``base``'s policy over ``space`` (see the module docstring). Returns a plain dict:
-    ``best`` (the winning parameters, all of them), ``candidates``, ``rounds`` (budget spent
-    per round), ``spent``, and ``confirmation`` (``mean, low, high, n, p_value`` of the
-    winner against the current setting on fresh units)."""
+         scheduler: str | None = None) -> TuneResult:
+    """Tune ``base``'s policy over ``space`` (see the module docstring): a
+    :class:`TuneResult`, the best setting and its :class:`Confirmation` against the current
+    one on fresh units."""
     if len(base.policies) != 1:
         raise ValueError("tune starts from one policy (the current setting) for every seat")
     current = base.policies[0]
@@ -259,20 +305,20 @@ def tune(base: Experiment, space: Sequence[Dimension], *, baseline=None,
     confirmed = paired_sums(done.totals, 1)
     est = (stats.paired_difference(confirmed) if precision is None
            else stats.confidence_sequence(confirmed, planned=confirm))
-    return {
-        "best": policies[winner].get_params(),
-        "best_index": winner,
-        "candidates": [{"index": i, "params": p,
-                        "race_gain": raced.estimate(i).value if i in raced.sums else None,
-                        "units": int(raced.sums[i].n) if i in raced.sums else 0}
-                       for i, p in enumerate(points)],
-        "rounds": raced.rounds,
-        "spent": raced.spent,
-        "confirmation": {"mean": est.value, "low": est.low, "high": est.high, "n": est.n,
-                         "p_value": stats.difference_pvalue(confirmed, paired=True),
-                         "seed": fresh.seed, "sequential": precision is not None,
-                         "target_reached": done.target_reached},
-    }
+    return TuneResult(
+        best=policies[winner].get_params(),
+        best_index=winner,
+        candidates=[{"index": i, "params": p,
+                     "race_gain": raced.estimate(i).value if i in raced.sums else None,
+                     "units": int(raced.sums[i].n) if i in raced.sums else 0}
+                    for i, p in enumerate(points)],
+        rounds=raced.rounds,
+        spent=raced.spent,
+        confirmation=Confirmation(
+            mean=est.value, low=est.low, high=est.high, n=est.n,
+            p_value=stats.difference_pvalue(confirmed, paired=True), seed=fresh.seed,
+            sequential=precision is not None, target_reached=done.target_reached),
+    )
 
 
 def config_toml(base: Experiment, params: Mapping[str, Any]) -> str:

@@ -31,7 +31,7 @@ from analysis.commands.study import (
 
 
 def run(args: argparse.Namespace) -> str:
-    from analysis.compare import PAIRED_ROW, UNPAIRED_ROW, compare, table_row, verdict
+    from analysis.compare import comparison, verdict
     from analysis.experiment import check_seats, policy_label
 
     started = time.perf_counter()
@@ -54,8 +54,9 @@ def run(args: argparse.Namespace) -> str:
     check_precision(precision)
     if args.duplicate:
         return _duplicate(args, experiment, a, b, baseline, seats, started)
-    table = compare(experiment.replace(policies=(focal,)), a, b, baseline, seats,
-                    precision=precision, out_dir=args.out_dir, **run_options(args))
+    found = comparison(experiment.replace(policies=(focal,)), a, b, baseline, seats,
+                       precision=precision, out_dir=args.out_dir, **run_options(args))
+    table = found.table
     if args.out is not None:
         write_table(table, args.out)
     if args.json:
@@ -64,23 +65,23 @@ def run(args: argparse.Namespace) -> str:
                     "a": policy_spec(experiment, a), "b": policy_spec(experiment, b),
                     "baseline": policy_spec(experiment, baseline), "seats": list(seats),
                     "precision": precision}, time.perf_counter() - started)
-    paired, unpaired = table_row(table, PAIRED_ROW), table_row(table, UNPAIRED_ROW)
+    paired, unpaired = found.difference, found.unpaired
     lines = [
         f"Score per {experiment.unit.singular} of {seats_phrase(seats)} "
         f"(other seats: {policy_label(experiment.game, baseline)}), same "
         f"{experiment.unit.name} for A and B.",
         f"score = {experiment.unit.score}",
         show(table.drop("target_reached")),
-        f"paired interval width {paired['high'] - paired['low']:.4f} vs unpaired "
-        f"{unpaired['high'] - unpaired['low']:.4f}; {verdict(table)} (p = {paired['p_value']:.3g})",
+        f"paired interval width {paired.high - paired.low:.4f} vs unpaired "
+        f"{unpaired.high - unpaired.low:.4f}; {verdict(found)} (p = {found.p_value:.3g})",
     ]
     if args.out_dir is not None:
         lines.append(study_dir_line(args.out_dir))
     if precision is not None:
-        reached = paired["target_reached"]
         lines.append(f"sequential: target ±{precision} points "
-                     + ("reached" if reached else "NOT reached: the budget was spent first "
-                        "(raise the size)") + f" after {paired['n']} {experiment.unit.name}")
+                     + ("reached" if found.target_reached else "NOT reached: the budget was "
+                        "spent first (raise the size)") + f" after {found.n} "
+                     f"{experiment.unit.name}")
     if size_scale() != 1:
         lines.append(f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}")
     return "\n".join(lines)
@@ -88,15 +89,16 @@ def run(args: argparse.Namespace) -> str:
 
 def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
     """``compare --duplicate``: A against B, every unit once per rotation of A's seats."""
-    from analysis.compare import DUPLICATE_ROW, duplicate, rotations, table_row
+    from analysis.compare import duplicate_comparison, rotations
     from analysis.experiment import policy_label
 
     if len(seats) == experiment.seats:
         raise UsageError(f"--seats: with --duplicate A takes the seats given and B every other "
                          f"one; give fewer than {experiment.seats}")
-    table, reduction = duplicate(experiment.replace(policies=(baseline,)), a, b, baseline,
+    found = duplicate_comparison(experiment.replace(policies=(baseline,)), a, b, baseline,
                                  seats, precision=args.precision, out_dir=args.out_dir,
                                  **run_options(args))
+    table, reduction = found.table, found.variance_reduction
     if args.out is not None:
         write_table(table, args.out)
     turns = rotations(seats, experiment.seats)
@@ -107,7 +109,7 @@ def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
                     "baseline": policy_spec(experiment, baseline), "seats": list(seats),
                     "duplicate": [list(t) for t in turns], "precision": args.precision},
             time.perf_counter() - started, variance_reduction=reduction)
-    est = table_row(table, DUPLICATE_ROW)
+    est = found.difference
     return "\n".join([
         f"Duplicate: A at {seats_phrase(seats)} against B at every other seat, each "
         f"{experiment.unit.singular} played {len(turns)} times (A's seats "
@@ -115,11 +117,11 @@ def _duplicate(args, experiment, a, b, baseline, seats, started) -> str:
         + ") with the same cards and random draws; A's mean seat score minus B's.",
         f"score = {experiment.unit.score}",
         show(table.drop("target_reached", strict=False)),
-        f"A - B = {est['mean']:+.4f} [{est['low']:+.4f}, {est['high']:+.4f}] per "
-        f"{experiment.unit.singular} (p = {est['p_value']:.3g}, n = {est['n']})"
+        f"A - B = {est.value:+.4f} [{est.low:+.4f}, {est.high:+.4f}] per "
+        f"{experiment.unit.singular} (p = {found.p_value:.3g}, n = {est.n})"
         + ("" if args.precision is None else
            f"; sequential: an anytime-valid interval (confidence sequence), target "
-           f"±{args.precision} " + ("reached" if est["target_reached"] else
+           f"±{args.precision} " + ("reached" if found.target_reached else
                                     "NOT reached: the budget was spent first")),
         f"variance reduction per {experiment.unit.singular} played: "
         f"{reduction['independent']:.2f}x against independent {experiment.unit.name}, "

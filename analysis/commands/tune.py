@@ -4,6 +4,7 @@ fresh units."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from pathlib import Path
 
@@ -92,34 +93,34 @@ def run(args: argparse.Namespace) -> str:
                   out_dir=args.out_dir, **run_options(args))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(args.out, config_toml(experiment, result["best"]))
+        write_atomically(args.out, config_toml(experiment, result.best))
     rounds = pl.DataFrame([{k: (", ".join(map(str, v)) if k == "kept" else v)
-                            for k, v in r.items()} for r in result["rounds"]])
+                            for k, v in r.items()} for r in result.rounds])
     if args.json:
         return json_document(
             rounds, {**experiment.to_dict(), "space": [vars(d) for d in space],
                      "against": policy_spec(experiment, against), "seats": list(seats),
                      "budget": budget},
-            time.perf_counter() - started, best=result["best"],
-            candidates=result["candidates"], spent=result["spent"],
-            confirmation=result["confirmation"])
-    c = result["confirmation"]
-    tuned = {d.name: result["best"][d.name] for d in space}
+            time.perf_counter() - started, best=result.best,
+            candidates=result.candidates, spent=result.spent,
+            confirmation=dataclasses.asdict(result.confirmation))
+    c = result.confirmation
+    tuned = {d.name: result.best[d.name] for d in space}
     unit = experiment.unit
     lines = [
         f"tune {experiment.game.name}: {args.candidates} settings of "
         f"{policy_label(experiment.game, current)} raced by successive halving on the same "
         f"{unit.name} at {seats_phrase(seats)} (other seats: "
-        f"{policy_label(experiment.game, against)}); {result['spent']:,} {unit.name} played.",
+        f"{policy_label(experiment.game, against)}); {result.spent:,} {unit.name} played.",
         show(rounds),
         "best: " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                              for k, v in tuned.items()),
-        f"confirmed on {c['n']:,} fresh {unit.name} (seed {c['seed']}): best - current = "
-        f"{c['mean']:+.4f} [{c['low']:+.4f}, {c['high']:+.4f}] per {unit.singular} "
-        f"(p = {c['p_value']:.3g})"
+        f"confirmed on {c.n:,} fresh {unit.name} (seed {c.seed}): best - current = "
+        f"{c.mean:+.4f} [{c.low:+.4f}, {c.high:+.4f}] per {unit.singular} "
+        f"(p = {c.p_value:.3g})"
         + ("" if args.precision is None else
            f"; sequential: an anytime-valid interval, target ±{args.precision} "
-           + ("reached" if c["target_reached"] else "NOT reached within --confirm")),
+           + ("reached" if c.target_reached else "NOT reached within --confirm")),
     ]
     if size_scale() != 1:
         lines.append(f"sizes scaled by {SCALE_VARIABLE}={size_scale():g}")

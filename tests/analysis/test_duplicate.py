@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.cli import main
-from analysis.compare import duplicate, rotations
+from analysis.compare import Comparison, duplicate, duplicate_comparison, rotations
 from analysis.experiment import Experiment
 from simulators.core.game import get_game
 
@@ -89,3 +89,17 @@ def test_duplicate_refuses_what_it_cannot_do(capsys, argv, message):
                  "--deals", "100", *argv])
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_duplicate_comparison_fields_are_its_table_rows():
+    """The typed duplicate result: its difference is the ``A - B duplicate`` row (the
+    anytime-valid interval with a precision), no unpaired row, the variance reduction."""
+    base = Experiment.create("truc", size=1_000, seed=3)
+    found = duplicate_comparison(base, "heuristic", "random", chunk_size=500, precision=1.0)
+    table, reduction = duplicate(base, "heuristic", "random", chunk_size=500, precision=1.0)
+    assert found.table.equals(table) and found.variance_reduction == reduction
+    row = table.row(2, named=True)
+    assert found.difference == (row["mean"], row["low"], row["high"], row["n"])
+    assert found.p_value == row["p_value"] and found.target_reached is row["target_reached"]
+    assert found.unpaired is None and found.unpaired_p_value is None
+    assert Comparison.of_table(table, reduction) == found

@@ -7,7 +7,15 @@ import pytest
 from scipy import stats as sps
 
 from analysis import stats
-from analysis.compare import compare, comparison_table, parameter_grid, reading, verdict
+from analysis.compare import (
+    Comparison,
+    compare,
+    comparison,
+    comparison_table,
+    parameter_grid,
+    reading,
+    verdict,
+)
 from analysis.experiment import Experiment
 from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
 from simulators.bianco_mano.engine import FAMILY_MASK
@@ -50,6 +58,25 @@ def test_paired_interval_is_narrower_than_unpaired_on_common_deals():
     assert (paired["high"] - paired["low"]) < 0.6 * (unpaired["high"] - unpaired["low"])
     a, b = table.row(0, named=True), table.row(1, named=True)
     assert paired["mean"] == pytest.approx(a["mean"] - b["mean"])
+
+
+def test_comparison_fields_are_its_table_rows():
+    """The typed result of a comparison reads what its table's rows say, and ``compare``
+    returns that table."""
+    base = Experiment("bianco-mano", {"n_players": 4}, size=2_000, seed=31)
+    a = {"name": "heuristic", "params": {"take_threshold": 3.5}}
+    found = comparison(base, a, "heuristic", seats=(0, 2), precision=0.5, progress=False)
+    assert found.table.equals(compare(base, a, "heuristic", seats=(0, 2), precision=0.5,
+                                      progress=False))
+    rows = found.table.rows(named=True)
+    for est, row in zip((found.a, found.b, found.difference, found.unpaired), rows,
+                        strict=True):
+        assert (est.value, est.low, est.high, est.n) == (row["mean"], row["low"],
+                                                         row["high"], row["n"])
+    assert (found.p_value, found.unpaired_p_value) == (rows[2]["p_value"], rows[3]["p_value"])
+    assert found.target_reached is rows[2]["target_reached"] is True
+    assert found.variance_reduction is None and found.n == 2_000
+    assert Comparison.of_table(found.table) == found and reading(found) == reading(found.table)
 
 
 def test_paired_difference_by_hand():

@@ -94,7 +94,8 @@ def test_a_sequential_confirmation_stops_once_its_anytime_interval_is_narrow():
     space = parse_space(["take_threshold=2..6"], HeuristicPolicy)
     result = tune(base, space, budget=20_000, n_candidates=4, confirm_units=200_000,
                   precision=0.05, chunk_size=5_000)
-    c = result["confirmation"]
-    assert c["sequential"] and c["target_reached"]
-    assert c["n"] < 200_000 and c["n"] % 5_000 == 0
-    assert (c["high"] - c["low"]) / 2 <= 0.05
+    c = result.confirmation
+    assert c.sequential and c.target_reached
+    assert c.n < 200_000 and c.n % 5_000 == 0
+    assert (c.high - c.low) / 2 <= 0.05
+    assert result["confirmation"]["n"] == c.n  # the dict-like access of the former dict
