@@ -18,10 +18,12 @@ local process pool (joblib's ``loky``) or on a Dask cluster
 (``backend="dask"``), and memory stays bounded by a few chunks in flight.
 
 Every study runs on this one executor. ``simulate`` keeps the tables
-(:func:`run`, :func:`run_until`); ``compare``, ``sweep`` and ``odds`` are a
-:class:`Study` whose workers reduce each chunk to a few additive sums
-(counts, sums, sums of squares, cross-products, cluster totals), written as
-``sums/part-*.parquet`` (:func:`map_chunks`). Both kinds share the
+(:func:`run`, :func:`run_until`); ``compare``, ``sweep``, ``odds`` and
+``solve`` are a :class:`Study` whose workers reduce each chunk to a few
+additive sums (counts, sums, sums of squares, cross-products, cluster
+totals), written as ``sums/part-*.parquet`` (:func:`map_chunks`), and may
+keep a per-unit table beside them (``solve``'s value of each deal,
+``Study.tables``). Both kinds share the
 manifest, the resume, the backends and the sequential stopping rule.
 """
 
@@ -190,6 +192,9 @@ class Study:
 
     kind: str = "study"
     arms: tuple[Experiment, ...] = ()
+    # per-unit tables a chunk keeps beside its sums (a study that reports one row per unit):
+    # :meth:`reduce_chunk` then returns ``(sums, {table: frame})``
+    tables: tuple[str, ...] = ()
 
     @property
     def base(self) -> Experiment:
@@ -215,8 +220,10 @@ class Study:
                 "arms": [{k: v for k, v in a.to_dict().items() if k != "size"}
                          for a in self.arms], **self.settings()}
 
-    def reduce_chunk(self, first: int, count: int) -> dict[str, float]:
-        """Worker: play units ``first .. first + count - 1`` under every arm; additive sums."""
+    def reduce_chunk(self, first: int, count: int
+                     ) -> dict[str, float] | tuple[dict[str, float], dict[str, pl.DataFrame]]:
+        """Worker: play units ``first .. first + count - 1`` under every arm; additive sums
+        (and, for a study with :attr:`tables`, those tables' rows of these units)."""
         raise NotImplementedError
 
 
@@ -228,7 +235,7 @@ class _Job:
         self.is_study = isinstance(work, Study)
         base = work.base if self.is_study else work
         self.size, self.unit, self.label = work.size, base.unit, base.game.name
-        self.parts = (SUMS,) if self.is_study else tuple(base.unit.tables)
+        self.parts = (SUMS, *work.tables) if self.is_study else tuple(base.unit.tables)
         default = work.default_chunk if self.is_study else base.unit.default_chunk
         arms = work.arms if self.is_study else (work,)
         hints = [p.units_per_chunk for arm in arms for p in arm.policies
@@ -247,14 +254,17 @@ class _Job:
 
 
 def _reduce_chunk(study: Study, chunk: int, first: int, count: int, owner: int | None = None):
-    """Worker: one chunk of a study reduced to its sums; (chunk, {"sums": frame}, seconds)."""
+    """Worker: one chunk of a study reduced to its sums; (chunk, {"sums": frame, and the
+    study's own tables}, seconds)."""
     if owner is not None:
         tie_to_parent(owner)
     start = time.perf_counter()
-    sums = study.reduce_chunk(first, count)
+    sums, tables = study.reduce_chunk(first, count), {}
+    if study.tables:
+        sums, tables = sums
     frame = pl.DataFrame({"key": list(sums), "value": [float(v) for v in sums.values()]},
                          schema={"key": pl.String, "value": pl.Float64})
-    return chunk, {SUMS: frame}, time.perf_counter() - start
+    return chunk, {SUMS: frame, **tables}, time.perf_counter() - start
 
 
 def _play_chunk(experiment: Experiment, chunk: int, first: int, count: int,
@@ -741,6 +751,7 @@ class StudyResult:
     totals: dict[str, float]
     units: int
     target_reached: bool | None  # None without a stopping rule
+    tables: dict[str, pl.DataFrame] = dataclasses.field(default_factory=dict)  # Study.tables
 
 
 def map_chunks(study: Study, out_dir: str | Path | None = None, *, n_jobs: int = 1,
@@ -787,6 +798,8 @@ def map_chunks(study: Study, out_dir: str | Path | None = None, *, n_jobs: int =
     used = reached if reached is not None else plan.n_chunks
     if not all(plan.done(c) for c in range(used)):
         raise RuntimeError(f"{str(out_dir)!r}: chunks are missing after the run")
+    tables = {t: pl.concat([pl.read_parquet(plan.part(t, c)) for c in range(used)])
+              for t in study.tables}  # read now: a temporary directory is about to go
     return StudyResult(out_dir, result.manifest, totals(used),
                        sum(plan.bounds(c)[1] for c in range(used)),
-                       None if stop is None else reached is not None)
+                       None if stop is None else reached is not None, tables)

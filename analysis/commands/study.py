@@ -225,8 +225,9 @@ def experiment_parser(default_size: int, scope: list[Game]) -> argparse.Argument
     return parent
 
 
-def run_parser() -> argparse.ArgumentParser:
-    """The executor's flags, the same for every study (analysis.runner)."""
+def run_parser(json: bool = True) -> argparse.ArgumentParser:
+    """The executor's flags, the same for every study (analysis.runner); ``json=False``
+    leaves ``--json`` to the command (``solve`` takes it before and after the game)."""
     parent = Parser(add_help=False)
     parent.add_argument("--n-jobs", type=int, default=1, help="worker processes (-1: all cores)")
     parent.add_argument("--chunk-size", type=int, help="units per chunk")
@@ -238,7 +239,8 @@ def run_parser() -> argparse.ArgumentParser:
     parent.add_argument("--backend", default="loky", choices=("loky", "threading", "dask"))
     parent.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT "
                                             "(with --backend dask)")
-    parent.add_argument("--json", action="store_true",
-                        help="print one JSON document {rows, experiment, seconds} instead of "
-                             "the table")
+    if json:
+        parent.add_argument("--json", action="store_true",
+                            help="print one JSON document {rows, experiment, seconds} instead "
+                                 "of the table")
     return parent

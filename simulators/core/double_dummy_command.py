@@ -7,11 +7,14 @@ solves (:mod:`simulators.core.double_dummy`), times the search and builds
 the JSON document and its text. Two modes:
 
 * ``--deals N [--seed S]``: the engine's own deals of that seed (deal ``i``
-  is the deal ``tapisvert simulate`` plays), each solved from its first card;
-  the game builds the batch of positions, :func:`solve_batch` solves it in
-  chunks (a progress line each) and :func:`deals_document` reports one value
-  and one "made" per deal, their mean and share (95% Wilson interval), the
-  solving time and the deals per second.
+  is the deal ``tapisvert simulate`` plays), each solved from its first card.
+  The game declares a pure function of (config, seed, deal ids) in its
+  :class:`~simulators.core.game.SolveDeals` (:func:`question`, :func:`play`
+  and :func:`solve_rows` are its shared steps); the toolkit's executor maps
+  it over chunks of deals (``--n-jobs``, ``--backend dask``, ``--out-dir``
+  resumed after a kill, ``--progress``) and :func:`deals_document` reports
+  one value and one "made" per deal, their mean and share (the 95% interval
+  the toolkit gives it), the solving time and the deals per second.
 * ``--hands "H0; H1; ..."`` with ``--trump``, ``--leader``, ``--trick``,
   ``--side``, ``--banked``: one position in card notation
   (:func:`read_position`, every refusal a ``ValueError`` naming the flag;
@@ -37,12 +40,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulators.core import double_dummy as dd
+from simulators.core.game import SolveDealsRun
 from simulators.core.rng import DEFAULT_SEED
 
 U32 = np.uint32
 POSITION_FLAGS = ("trump", "leader", "trick", "side", "banked")
-CHUNK = 250  # deals solved between two progress lines
-Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+CHUNK = 250  # deals solved per chunk of the executor, unless the command says otherwise
 BYTES_PER_DEAL = 4096  # --deals keeps every deal in memory (its arrays, its position, its
 # value in the document): about 0.9 KB measured (Manille, Bianco Mano), 4 KB with a margin
 
@@ -329,51 +332,31 @@ def warm_up() -> float:
     return dd.warm_up()
 
 
-@dataclass(frozen=True)
-class PlayedDeals:
-    """The engine's ``--deals`` before they are solved, with the times the document reports."""
-
-    seed: int
-    arrays: object  # the game's per-deal arrays (its engine's batch ``.arrays``)
-    simulate_seconds: float
-    warm_up_seconds: float
+def question(args, options: dict) -> SolveDealsRun | None:
+    """The ``--deals`` run the command line asks for under the game's rule ``options``, or
+    None for a position (``--hands``); run after the game's ``check``."""
+    if mode(args) == "position":
+        return None
+    return SolveDealsRun(dict(options), int(args.deals), seed(args), policy="heuristic")
 
 
-def play_deals(args, simulate_deals: Callable, config, policy) -> PlayedDeals:
-    """The ``--deals`` of ``--seed`` played by the game's ``simulate_deals(config, policy,
-    count, seed)``, then the solver loaded: each timed on its own, so that neither counts
-    in the solving time."""
-    deal_seed = seed(args)
+def play(simulate_deals: Callable, config, policies, seed: int, first: int,
+         count: int) -> tuple[object, dict[str, float]]:
+    """Deals ``first .. first + count - 1`` of ``seed`` played by the game's
+    ``simulate_deals(config, policies, count, seed, first_deal=first)`` (deal ``i`` the
+    same whatever the chunk), then the solver loaded: ``(arrays, seconds)``, each timed on
+    its own so that neither counts in the solving time."""
     start = time.perf_counter()
-    arrays = simulate_deals(config, policy, args.deals, deal_seed).arrays
+    arrays = simulate_deals(config, policies, count, seed, first_deal=first).arrays
     simulate_seconds = time.perf_counter() - start
-    return PlayedDeals(deal_seed, arrays, simulate_seconds, warm_up())
+    return arrays, {"simulate_seconds": simulate_seconds, "warm_up_seconds": warm_up()}
 
 
-def solve_batch(pos: dd.Position, log: Callable[[str], None],
-                what: str = "deals") -> tuple[np.ndarray, float]:
-    """Every row's value (int64) and the seconds the search took, a progress line per chunk
-    when there is more than one."""
-    n = len(pos)
-    values = np.empty(n, np.int64)
+def solve_rows(pos: dd.Position) -> tuple[np.ndarray, float]:
+    """Every row's value (int64) and the seconds the search took."""
     start = time.perf_counter()
-    for first in range(0, n, CHUNK):
-        part = slice(first, min(first + CHUNK, n))
-        values[part] = dd.solve(pos.take(part))
-        if n > CHUNK:
-            log(f"solved {part.stop}/{n} {what} ({time.perf_counter() - start:.1f} s)")
+    values = dd.solve(pos).astype(np.int64) if len(pos) else np.zeros(0, np.int64)
     return values, time.perf_counter() - start
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a share (NaN, NaN for n = 0)."""
-    if n == 0:
-        return math.nan, math.nan
-    p = successes / n
-    centre = p + z * z / (2 * n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    scale = 1 + z * z / n
-    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
 
 
 def _per_second(count: int, seconds: float) -> float:
@@ -385,13 +368,15 @@ def _per_second(count: int, seconds: float) -> float:
 
 def deals_document(*, title: str, n_deals: int, seed: int, values: np.ndarray,
                    made: np.ndarray, solved: np.ndarray, seconds: float, warm_up_seconds: float,
-                   value_is: str, made_is: str, **extra) -> dict:
+                   value_is: str, made_is: str,
+                   interval: Callable[[int, int], tuple[float, float]], **extra) -> dict:
     """The JSON document of ``--deals``: one value and one "made" per deal (``None`` where
-    ``solved`` is false), their mean and share with a 95% Wilson interval, the timing."""
+    ``solved`` is false), their mean and share with its 95% ``interval(made, solved)`` (the
+    toolkit's Wilson interval), the timing."""
     solved = np.asarray(solved, bool)
     k = int(solved.sum())
     made_count = int(np.asarray(made)[solved].sum())
-    low, high = wilson(made_count, k)
+    low, high = interval(made_count, k) if k else (math.nan, math.nan)
     mean = float(np.asarray(values)[solved].mean()) if k else math.nan
     return {
         "game": title, "mode": "deals", "deals": int(n_deals), "seed": int(seed),

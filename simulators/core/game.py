@@ -322,14 +322,51 @@ class Odds:
         return tuple(self.metrics(config, question) if callable(self.metrics) else self.metrics)
 
 
+@dataclass(frozen=True)
+class SolveDealsRun:
+    """A ``solve GAME --deals`` question: the engine's deals ``0 .. count - 1`` of ``seed``,
+    played under ``options`` (the game's rule options) by the registered ``policy``."""
+
+    options: dict[str, Any]
+    count: int
+    seed: int
+    policy: str = "heuristic"
+
+
+@dataclass(frozen=True, eq=False)
+class SolveDeals:
+    """The ``--deals`` half of an exact solver: a pure function of (config, seed, deal ids)
+    that the toolkit's executor maps over chunks of deals (any number of workers, a Dask
+    cluster, a run directory resumed after a kill), and the document of every deal.
+
+    ``question(args)`` is the run the command line asks for, or None when it asks another
+    mode (one position). ``solve(config, policies, seed, first, count)`` plays deals
+    ``first .. first + count - 1`` of ``seed`` (deal ``i`` is the same deal whatever the
+    chunk) and solves them: ``(columns, sums)``, ``columns`` one 1-D array per name with a
+    row per deal (``value``, ``made``, ``solved`` and the game's own), ``sums`` additive
+    numbers (the seconds taken: ``solve_seconds``, ``simulate_seconds``,
+    ``warm_up_seconds``). ``document(config, seed, count, columns, sums, interval)`` is the
+    JSON document of every deal's columns in deal order and the sums over every chunk;
+    ``interval(k, n)`` is the (low, high) 95% interval of a share of ``k`` in ``n``.
+    ``units_per_chunk``: deals per chunk unless the command says otherwise.
+    """
+
+    question: Callable[[Any], SolveDealsRun | None]
+    solve: Callable[[Any, Any, int, int, int], tuple[dict[str, np.ndarray], dict[str, float]]]
+    document: Callable[..., dict]
+    units_per_chunk: int = 250
+
+
 @dataclass(frozen=True, eq=False)
 class Solve:
     """A game's exact solver, behind ``tapisvert solve GAME`` (Truc's CFR+ solver).
 
-    ``add_arguments(parser)`` declares the game's flags (``--json`` is the
-    CLI's); ``check(args)`` raises ValueError on bad input before any work;
-    ``run(args, log)`` returns the JSON document (``log`` takes progress
-    lines); ``text(document)`` renders it for people.
+    ``add_arguments(parser)`` declares the game's flags (``--json`` and the executor's
+    run flags are the CLI's); ``check(args)`` raises ValueError on bad input before any
+    work; ``run(args, log)`` returns the JSON document of a question that is not a
+    ``deals`` study (``log`` takes progress lines); ``deals``, when given, is the study
+    the toolkit's executor runs instead when ``deals.question(args)`` names one;
+    ``text(document)`` renders either document for people.
     """
 
     add_arguments: Callable[[Any], None]
@@ -337,6 +374,7 @@ class Solve:
     run: Callable[[Any, Callable[[str], None]], dict]
     text: Callable[[dict], str]
     doc: str = ""
+    deals: SolveDeals | None = None
 
 
 @dataclass(frozen=True, eq=False)

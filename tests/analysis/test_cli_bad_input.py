@@ -176,6 +176,11 @@ CASES = [
     # sizes beyond what can run
     ("solve-manille-deals-too-many", ["solve", "manille", "--deals", TOO_MANY]),
     ("solve-bianco-mano-deals-too-many", ["solve", "bianco-mano", "--deals", TOO_MANY]),
+    ("solve-manille-position-n-jobs", ["solve", "manille", "--hands",
+                                       "10P AP; RP DP; VP 9P; 8P 7P", "--trump", "P",
+                                       "--n-jobs", "2"]),
+    ("solve-bianco-mano-deals-scheduler-no-dask", ["solve", "bianco-mano", "--deals", "10",
+                                                   "--scheduler", "tcp://127.0.0.1:1"]),
     ("simulate-deals-too-many", ["simulate", "bianco-mano", "--deals", TOO_MANY]),
     ("tune-budget-too-many", [*TUNE, "--budget", TOO_MANY]),
     # once internal errors
@@ -203,6 +208,8 @@ NAMED = {
     "solve-truc-target-below-floor": ("--target", "[0.0005, 1)"),
     "solve-manille-deals-too-many": ("--deals",),
     "solve-bianco-mano-deals-too-many": ("--deals",),
+    "solve-manille-position-n-jobs": ("--n-jobs", "--deals"),
+    "solve-bianco-mano-deals-scheduler-no-dask": ("--scheduler", "--backend dask"),
     "simulate-deals-too-many": ("--deals",),
     "tune-budget-too-many": ("--budget",),
     "tune-space-text-parameter": ("--space kinds",),

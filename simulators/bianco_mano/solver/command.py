@@ -20,7 +20,7 @@ import numpy as np
 from simulators.bianco_mano import rules as R
 from simulators.core import double_dummy_command as ddc
 from simulators.core import tricks
-from simulators.core.game import Solve
+from simulators.core.game import Solve, SolveDeals
 
 DEALS_VALUE_IS = ("the taker's side's card points of 75 (BM-1), its espion included (BM-10), "
                   "when the hands are played double-dummy (every hand visible, the taker's "
@@ -123,47 +123,68 @@ def run(args, log) -> dict:
             value_is=POSITION_VALUE_IS, made_is=POSITION_MADE_IS,
             read_as={"dominant": R.FAMILY_CODES[dominant], "players": reading.n_seats,
                      "bianco_mano": bool(args.bianco_mano)})
-    from simulators.bianco_mano.engine import simulate_deals
-    from simulators.bianco_mano.policies import make_policy
+    raise ValueError("--deals is a study: the toolkit's executor runs SOLVE.deals")
 
+
+def _question(args):
     config = _config(args)
-    played_deals = ddc.play_deals(args, simulate_deals, config, make_policy("heuristic"))
-    arrays = played_deals.arrays
+    return ddc.question(args, {"n_players": config.n_players,
+                               "bianco_mano": config.bianco_mano})
+
+
+def solve_deals(config: R.BiancoManoConfig, policies, seed: int, first: int, count: int):
+    """Deals ``first .. first + count - 1`` of ``seed`` played by ``policies`` and the taken
+    ones solved from their first card (a deal passed by everybody: not solved): the
+    columns of :class:`~simulators.core.game.SolveDeals`."""
+    from simulators.bianco_mano import solver
+    from simulators.bianco_mano.engine import simulate_deals
+
+    arrays, sums = ddc.play(simulate_deals, config, policies, seed, first, count)
     rows, pos, espion_points, bonus = solver.deal_positions(arrays, config.n_players)
-    values = np.zeros(args.deals, np.int64)
-    made = np.zeros(args.deals, bool)
-    solved = np.zeros(args.deals, bool)
-    seconds = 0.0
-    if len(rows):
-        side_values, seconds = ddc.solve_batch(pos, log)
-        values[rows] = side_values + espion_points
-        made[rows] = solver.made(values[rows], bonus)
-        solved[rows] = True
-    all_pass = args.deals - len(rows)
-    taker = np.asarray(arrays.taker)
-    dominant = np.asarray(arrays.dominant)
-    played = np.asarray(arrays.side_points).astype(np.int64)
+    values = np.zeros(count, np.int64)
+    made = np.zeros(count, bool)
+    solved = np.zeros(count, bool)
+    side_values, sums["solve_seconds"] = ddc.solve_rows(pos)
+    values[rows] = side_values + espion_points
+    made[rows] = solver.made(values[rows], bonus)
+    solved[rows] = True
+    return {"value": values, "made": made, "solved": solved,
+            "taker": np.asarray(arrays.taker, np.int64),
+            "dominant": np.asarray(arrays.dominant, np.int64),
+            "bonus": np.asarray(arrays.bonus, bool),
+            "played": np.asarray(arrays.side_points).astype(np.int64),
+            "played_made": np.asarray(arrays.outcome) != R.FAILED}, sums
+
+
+def deals_document(config: R.BiancoManoConfig, seed: int, count: int, columns, sums,
+                   interval) -> dict:
+    """The ``--deals`` document of every deal's columns (deal order) and the summed times."""
+    from simulators.bianco_mano import solver
+
+    solved, taker, played = columns["solved"], columns["taker"], columns["played"]
+    all_pass = count - int(solved.sum())
     return ddc.deals_document(
-        title=solver.RULES.title, n_deals=args.deals, seed=played_deals.seed, values=values,
-        made=made, solved=solved, seconds=seconds,
-        warm_up_seconds=played_deals.warm_up_seconds, value_is=DEALS_VALUE_IS,
-        made_is=DEALS_MADE_IS, all_pass=all_pass,
-        notes=[f"{all_pass} of {args.deals} deal(s) passed by everybody: no play, value and "
+        title=solver.RULES.title, n_deals=count, seed=seed, values=columns["value"],
+        made=columns["made"], solved=solved, seconds=sums["solve_seconds"],
+        warm_up_seconds=sums["warm_up_seconds"], value_is=DEALS_VALUE_IS,
+        made_is=DEALS_MADE_IS, interval=interval, all_pass=all_pass,
+        notes=[f"{all_pass} of {count} deal(s) passed by everybody: no play, value and "
                "made null, left out of the mean and the share"] if all_pass else [],
         players=config.n_players,
         takers=[int(t) if t >= 0 else None for t in taker],
         dominants=[R.FAMILY_CODES[int(d)] if t >= 0 else None
-                   for d, t in zip(dominant, taker, strict=True)],
-        bonus=[bool(b) if s else None for b, s in zip(arrays.bonus, solved, strict=True)],
+                   for d, t in zip(columns["dominant"], taker, strict=True)],
+        bonus=[bool(b) if s else None for b, s in zip(columns["bonus"], solved, strict=True)],
         played=[int(p) if s else None for p, s in zip(played, solved, strict=True)],
         **({"played_mean": round(float(played[solved].mean()), 4),
-            "played_made_rate": round(float(
-                (np.asarray(arrays.outcome)[solved] != R.FAILED).mean()), 6)}
-           if len(rows) else {}),
-        simulate_seconds=round(played_deals.simulate_seconds, 3), policy="heuristic",
+            "played_made_rate": round(float(columns["played_made"][solved].mean()), 6)}
+           if solved.any() else {}),
+        simulate_seconds=round(sums["simulate_seconds"], 3), policy="heuristic",
         options={"n_players": config.n_players, "bianco_mano": config.bianco_mano})
 
 
 text = ddc.text
 SOLVE = Solve(add_arguments=add_arguments, check=check, run=run, text=text,
-              doc="double-dummy values of the engine's deals or of one position (BM-8..BM-11)")
+              doc="double-dummy values of the engine's deals or of one position (BM-8..BM-11)",
+              deals=SolveDeals(question=_question, solve=solve_deals, document=deals_document,
+                               units_per_chunk=ddc.CHUNK))

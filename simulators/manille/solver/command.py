@@ -17,7 +17,7 @@ import numpy as np
 
 from simulators.core import double_dummy_command as ddc
 from simulators.core import tricks
-from simulators.core.game import Solve
+from simulators.core.game import Solve, SolveDeals
 from simulators.manille import rules as R
 
 DEALS_VALUE_IS = ("the taking team's (the dealer's team's) points of 68 (card points and 1 per "
@@ -103,28 +103,49 @@ def run(args, log) -> dict:
             value_is=POSITION_VALUE_IS, made_is=POSITION_MADE_IS,
             read_as={"trump": R.format_trump(trump),
                      "sans_atout_must_beat": bool(args.sans_atout_must_beat)})
-    from simulators.manille.engine import simulate_deals
-    from simulators.manille.policies import make_policy
+    raise ValueError("--deals is a study: the toolkit's executor runs SOLVE.deals")
 
-    config = R.ManilleConfig(sans_atout_must_beat=args.sans_atout_must_beat)
-    played_deals = ddc.play_deals(args, simulate_deals, config, make_policy("heuristic"))
-    arrays = played_deals.arrays
+
+def _question(args):
+    return ddc.question(args, {"sans_atout_must_beat": bool(args.sans_atout_must_beat)})
+
+
+def solve_deals(config: R.ManilleConfig, policies, seed: int, first: int, count: int):
+    """Deals ``first .. first + count - 1`` of ``seed`` played by ``policies`` and solved from
+    their first card: the columns of :class:`~simulators.core.game.SolveDeals`."""
+    from simulators.manille import solver
+    from simulators.manille.engine import simulate_deals
+
+    arrays, sums = ddc.play(simulate_deals, config, policies, seed, first, count)
     pos = solver.deal_positions(arrays, config.sans_atout_must_beat)
-    values, seconds = ddc.solve_batch(pos, log)
+    values, sums["solve_seconds"] = ddc.solve_rows(pos)
     played = (arrays.taking_card_points + arrays.taking_tricks).astype(np.int64)
+    return {"value": values, "made": np.asarray(solver.made(values), bool),
+            "solved": np.ones(count, bool), "trump": np.asarray(arrays.trump, np.int64),
+            "dealer": np.asarray(arrays.dealer, np.int64), "played": played}, sums
+
+
+def deals_document(config: R.ManilleConfig, seed: int, count: int, columns, sums,
+                   interval) -> dict:
+    """The ``--deals`` document of every deal's columns (deal order) and the summed times."""
+    from simulators.manille import solver
+
+    played = columns["played"]
     return ddc.deals_document(
-        title=solver.RULES.title, n_deals=args.deals, seed=played_deals.seed, values=values,
-        made=solver.made(values), solved=np.ones(len(values), bool), seconds=seconds,
-        warm_up_seconds=played_deals.warm_up_seconds, value_is=DEALS_VALUE_IS,
-        made_is=DEALS_MADE_IS,
-        trumps=[R.format_trump(int(t)) for t in arrays.trump],
-        dealers=[int(d) for d in arrays.dealer],
+        title=solver.RULES.title, n_deals=count, seed=seed, values=columns["value"],
+        made=columns["made"], solved=columns["solved"], seconds=sums["solve_seconds"],
+        warm_up_seconds=sums["warm_up_seconds"], value_is=DEALS_VALUE_IS,
+        made_is=DEALS_MADE_IS, interval=interval,
+        trumps=[R.format_trump(int(t)) for t in columns["trump"]],
+        dealers=[int(d) for d in columns["dealer"]],
         played=played.tolist(), played_mean=round(float(played.mean()), 4),
         played_made_rate=round(float(solver.made(played).mean()), 6),
-        simulate_seconds=round(played_deals.simulate_seconds, 3),
+        simulate_seconds=round(sums["simulate_seconds"], 3),
         policy="heuristic", options={"sans_atout_must_beat": config.sans_atout_must_beat})
 
 
 text = ddc.text
 SOLVE = Solve(add_arguments=add_arguments, check=check, run=run, text=text,
-              doc="double-dummy values of the engine's deals or of one position (MA-5, MA-6)")
+              doc="double-dummy values of the engine's deals or of one position (MA-5, MA-6)",
+              deals=SolveDeals(question=_question, solve=solve_deals, document=deals_document,
+                               units_per_chunk=ddc.CHUNK))
