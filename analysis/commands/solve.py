@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> str:
     hook.check(args)
     question = hook.deals.question(args) if hook.deals is not None else None
     if question is None:
-        _refuse_run_flags(args)
+        if hook.deals is not None:  # the executor's flags are this game's only for --deals
+            _refuse_run_flags(args)
         doc = hook.run(args, lambda line: print(line, file=sys.stderr, flush=True))
         return json.dumps(json_value(doc), indent=1) if args.json else hook.text(doc)
     from analysis.solve import solve_deals
