@@ -28,7 +28,6 @@ Mamma rouge, ``8V`` the Chauffeur verte (:func:`parse_card`,
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from simulators.core import cards32
@@ -81,7 +80,6 @@ def card_points(c: int, dominant: int) -> int:
 
 FAMILY_MASK, RANK_MASK, ALL_CARDS = cards32.SUIT_MASK, cards32.RANK_MASK, cards32.ALL_CARDS
 
-_CARD_RE = re.compile(r"^([1-8])([RBJV])$")
 _RANK_DIGITS = "12345678"  # BM-1: 1 Mamma … 8 Chauffeur
 
 
@@ -89,17 +87,10 @@ NOTATION = cards32.Notation(_RANK_DIGITS, FAMILY_CODES, RANK_NAMES, FAMILY_NAMES
 format_card = NOTATION.format_card  # Notation of one card, e.g. ``1R`` for the Mamma rouge.
 format_cards = NOTATION.format_cards  # Notation of a sequence of cards, space-separated.
 card_name = NOTATION.card_name  # Long French name, e.g. 'Mamma rouge'.
-
-
-def parse_card(text: str) -> int:
-    """Card index from its notation (``1R`` … ``8V``; case-insensitive)."""
-    match = _CARD_RE.match(str(text).strip().upper())
-    if not match:
-        raise ValueError(
-            f"malformed card {text!r}: expected a character digit 1-8 "
-            "(1 Mamma … 8 Chauffeur) followed by a family letter R, B, J or V, e.g. '1R'"
-        )
-    return card(int(match.group(1)) - 1, FAMILY_CODES.index(match.group(2)))
+# Card index from its notation (``1R`` … ``8V``; case-insensitive).
+parse_card = cards32.card_parser(
+    _RANK_DIGITS, FAMILY_CODES, "a character digit 1-8 (1 Mamma … 8 Chauffeur) followed by a "
+    "family letter R, B, J or V, e.g. '1R'")
 
 
 def parse_cards(text: str) -> list[int]:

@@ -15,7 +15,7 @@ dealt with the one :class:`DealConstraintError`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +26,8 @@ N_RANKS, N_SUITS = 8, 4
 SUIT_MASK = tuple(sum(1 << (4 * r + s) for r in range(N_RANKS)) for s in range(N_SUITS))
 RANK_MASK = tuple(0xF << (4 * r) for r in range(N_RANKS))
 ALL_CARDS = (1 << N_CARDS) - 1
+# the French suits, as Manille and Truc write them: letters, names and symbols, suit 0..3
+FRENCH_SUITS = ("PCKT", ("pique", "cœur", "carreau", "trèfle"), "♠♥♦♣")
 
 
 def card(rank: int, suit: int) -> int:
@@ -48,6 +50,46 @@ def format_card(c: int, rank_codes: Sequence[str], suit_codes: Sequence[str]) ->
     if isinstance(c, bool) or not 0 <= int(c) < N_CARDS:
         raise ValueError(f"card index must be in 0..31, got {c!r}")
     return f"{rank_codes[rank_of(int(c))]}{suit_codes[suit_of(int(c))]}"
+
+
+def token_reader(rank_codes: Sequence[str], suit_codes: Sequence[str], expected: str, *,
+                 aliases: Mapping[str, str] | None = None, symbols: Sequence[str] = "",
+                 suit_optional: bool = False) -> Callable[[str], tuple[int, int | None]]:
+    """A game's reader of one card token, case-insensitive: ``(rank, suit)`` from a rank code
+    (or an alias of one) then a suit code (or its symbol, ``symbols`` in suit order).
+
+    A malformed token raises ``ValueError("malformed card 'x': expected " + expected)``;
+    with ``suit_optional`` a bare rank reads as ``(rank, None)``.
+    """
+    aliases = dict(aliases or {})
+    ranks = sorted([*rank_codes, *aliases], key=len, reverse=True)  # "10" before "1"
+    suits = [*suit_codes, *symbols]
+    pattern = re.compile(f"^({'|'.join(map(re.escape, ranks))})"
+                         f"({'|'.join(map(re.escape, suits))}){'?' if suit_optional else ''}$")
+
+    def read(text: str) -> tuple[int, int | None]:
+        match = pattern.match(str(text).strip().upper())
+        if not match:
+            raise ValueError(f"malformed card {text!r}: expected {expected}")
+        rank, suit = aliases.get(match.group(1), match.group(1)), match.group(2)
+        return (list(rank_codes).index(rank),
+                None if suit is None else suits.index(suit) % len(suit_codes))
+
+    return read
+
+
+def card_parser(rank_codes: Sequence[str], suit_codes: Sequence[str], expected: str, *,
+                aliases: Mapping[str, str] | None = None,
+                symbols: Sequence[str] = "") -> Callable[[str], int]:
+    """A game's ``parse_card``: the card index of one token read by :func:`token_reader`
+    (a suit required)."""
+    read = token_reader(rank_codes, suit_codes, expected, aliases=aliases, symbols=symbols)
+
+    def parse_card(text: str) -> int:
+        rank, suit = read(text)
+        return card(rank, suit)
+
+    return parse_card
 
 
 def parse_cards(text: str, parse_card: Callable[[str], int],

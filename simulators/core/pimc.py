@@ -28,6 +28,7 @@ average. This module gives the two game-agnostic pieces:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -35,6 +36,7 @@ import numpy as np
 from simulators.core import bits, tricks
 from simulators.core.double_dummy import _add_card
 from simulators.core.jit import jit_once
+from simulators.core.params import Policy, param
 from simulators.core.tricks import CLOCKWISE, Obligations, _legal_one
 
 U32 = np.uint32
@@ -416,6 +418,30 @@ def only_move(pos) -> int:
     if first & (first - 1) or (moves != moves[0]).any():
         return -1
     return first.bit_length() - 1
+
+
+# ---------------------------------------------------------------- a PIMC policy's settings
+
+
+def worlds_param(doc: str = "worlds sampled per decision"):
+    """The ``worlds`` parameter of a PIMC policy (a game may word its doc)."""
+    return param(8, low=1, high=1000, doc=doc)
+
+
+@dataclass(frozen=True)
+class PimcSettings(Policy):
+    """What every game's PIMC policy shares: a search per row, noise-seeded worlds. Put it
+    first in the bases (``PimcPolicy(PimcSettings, HeuristicPolicy)``): the heuristic's
+    parameters come first, then ``worlds`` and ``seed``."""
+
+    uses_noise = True
+    units_per_chunk = 50  # about a second a deal: small chunks keep --n-jobs busy
+    costly = True  # asked about its own seats' rows only
+
+    worlds: int = worlds_param()
+    seed: int = param(0, low=0, high=2**31 - 1,
+                      doc="seed of the worlds (with the deal's own noise, so a decision draws "
+                          "the same worlds whatever the batch)")
 
 
 # ---------------------------------------------------------------- odds under stronger play

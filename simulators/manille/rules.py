@@ -51,9 +51,7 @@ N_TRICKS = 8
 RANK_CODES = ("10", "A", "R", "D", "V", "9", "8", "7")
 RANK_NAMES = ("Dix", "As", "Roi", "Dame", "Valet", "Neuf", "Huit", "Sept")
 RANK_ALIASES = {"T": "10", "K": "R", "Q": "D", "J": "V"}
-SUIT_CODES = "PCKT"
-SUIT_NAMES = ("pique", "cœur", "carreau", "trèfle")
-SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_CODES, SUIT_NAMES, SUIT_SYMBOLS = cards32.FRENCH_SUITS  # P C K T, ♠ ♥ ♦ ♣
 
 POINTS = (5, 4, 3, 2, 1, 0, 0, 0)  # MA-1, per rank
 MANILLE, MANILLON = 0, 1  # MA-1: ranks of the 10 and the ace
@@ -101,28 +99,16 @@ def card_points(c: int) -> int:
 
 SUIT_MASK, RANK_MASK, ALL_CARDS = cards32.SUIT_MASK, cards32.RANK_MASK, cards32.ALL_CARDS
 
-_CARD_RE = re.compile(r"^(10|[ARDVKQJT987])([PCKT♠♥♦♣])$")
 
+# Card index from its notation (``10P`` … ``7T``; case-insensitive).
+parse_card = cards32.card_parser(
+    RANK_CODES, SUIT_CODES, "a rank 10 A R D V 9 8 7 (or T K Q J) followed by a suit P C K T, "
+    "e.g. '10P' or 'AC'", aliases=RANK_ALIASES, symbols=SUIT_SYMBOLS)
 
 NOTATION = cards32.Notation(RANK_CODES, SUIT_CODES, RANK_NAMES, SUIT_NAMES, joiner=" de ")
 format_card = NOTATION.format_card  # Notation of one card, e.g. ``10P`` for the manille de pique.
 format_cards = NOTATION.format_cards  # Notation of a sequence of cards, space-separated.
 card_name = NOTATION.card_name  # Long French name, e.g. 'Dix de pique'.
-
-
-def parse_card(text: str) -> int:
-    """Card index from its notation (``10P`` … ``7T``; case-insensitive)."""
-    match = _CARD_RE.match(str(text).strip().upper())
-    if not match:
-        raise ValueError(
-            f"malformed card {text!r}: expected a rank 10 A R D V 9 8 7 (or T K Q J) "
-            "followed by a suit P C K T, e.g. '10P' or 'AC'"
-        )
-    rank_code = RANK_ALIASES.get(match.group(1), match.group(1))
-    suit = match.group(2)
-    if suit in SUIT_SYMBOLS:
-        suit = SUIT_CODES[SUIT_SYMBOLS.index(suit)]
-    return card(RANK_CODES.index(rank_code), SUIT_CODES.index(suit))
 
 
 def parse_cards(text: str) -> list[int]:

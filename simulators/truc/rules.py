@@ -50,9 +50,7 @@ MAX_HANDS = N_CARDS // DEAL_SIZE  # TR-2: 5 hands can be dealt from one shuffle,
 RANK_CODES = ("7", "8", "A", "R", "D", "V", "10", "9")
 RANK_NAMES = ("Sept", "Huit", "As", "Roi", "Dame", "Valet", "Dix", "Neuf")
 RANK_ALIASES = {"K": "R", "Q": "D", "J": "V", "T": "10"}
-SUIT_CODES = "PCKT"
-SUIT_NAMES = ("pique", "cœur", "carreau", "trèfle")
-SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_CODES, SUIT_NAMES, SUIT_SYMBOLS = cards32.FRENCH_SUITS  # P C K T, ♠ ♥ ♦ ♣
 
 START_STAKE = 1  # TR-4
 TARGET = 12  # TR-5, TR-6: a manche is won at 12 points
@@ -83,28 +81,16 @@ card, rank_of, suit_of = cards32.card, cards32.rank_of, cards32.suit_of
 
 RANK_MASK, ALL_CARDS = cards32.RANK_MASK, cards32.ALL_CARDS
 
-_CARD_RE = re.compile(r"^(10|[78ARDVKQJT9])([PCKT♠♥♦♣])?$")
 
+# (rank, suit or None) of one card token: a bare rank has no suit (parse_hand gives it one).
+_parse_token = cards32.token_reader(
+    RANK_CODES, SUIT_CODES, "a rank 7 8 A R D V 10 9 (or K Q J T) followed by a suit P C K T, "
+    "e.g. '7P' or '10K'", aliases=RANK_ALIASES, symbols=SUIT_SYMBOLS, suit_optional=True)
 
 NOTATION = cards32.Notation(RANK_CODES, SUIT_CODES, RANK_NAMES, SUIT_NAMES, joiner=" de ")
 format_card = NOTATION.format_card  # Notation of one card, e.g. ``7P`` for the sept de pique.
 format_cards = NOTATION.format_cards  # Notation of a sequence of cards, space-separated.
 card_name = NOTATION.card_name  # Long French name, e.g. 'Sept de pique'.
-
-
-def _parse_token(text: str) -> tuple[int, int | None]:
-    """(rank, suit or None) of one card token."""
-    match = _CARD_RE.match(str(text).strip().upper())
-    if not match:
-        raise ValueError(
-            f"malformed card {text!r}: expected a rank 7 8 A R D V 10 9 (or K Q J T) "
-            "followed by a suit P C K T, e.g. '7P' or '10K'"
-        )
-    rank_code = RANK_ALIASES.get(match.group(1), match.group(1))
-    suit = match.group(2)
-    if suit is not None and suit in SUIT_SYMBOLS:
-        suit = SUIT_CODES[SUIT_SYMBOLS.index(suit)]
-    return RANK_CODES.index(rank_code), (None if suit is None else SUIT_CODES.index(suit))
 
 
 def parse_card(text: str) -> int:

@@ -31,24 +31,16 @@ from simulators.bianco_mano.policies import HeuristicPolicy
 from simulators.bianco_mano.solver import card_points
 from simulators.core import bits, pimc
 from simulators.core import double_dummy as dd
-from simulators.core.params import param
 
 ALL = np.uint32(0xFFFFFFFF)
 
 
 @dataclass(frozen=True)
-class PimcPolicy(HeuristicPolicy):
+class PimcPolicy(pimc.PimcSettings, HeuristicPolicy):
     """Perfect-Information Monte Carlo card play over worlds consistent with what the player
     has seen; the heuristic's parameters serve the other decisions."""
 
-    uses_noise = True
-    units_per_chunk = 50  # about a second a deal: small chunks keep --n-jobs busy
-    costly = True  # asked about its own seats' rows only
-
-    worlds: int = param(8, low=1, high=1000, doc="worlds sampled per card played")
-    seed: int = param(0, low=0, high=2**31 - 1,
-                      doc="seed of the worlds (with the deal's own noise, so a decision draws "
-                          "the same worlds whatever the batch)")
+    worlds: int = pimc.worlds_param("worlds sampled per card played")  # its only decision
 
     def play(self, obs):
         """The legal card with the best mean BM-10 score change over the sampled worlds."""

@@ -44,18 +44,10 @@ TRUMPS = (0, 1, 2, 3, R.SANS_ATOUT)
 
 
 @dataclass(frozen=True)
-class PimcPolicy(HeuristicPolicy):
+class PimcPolicy(pimc.PimcSettings, HeuristicPolicy):
     """Perfect-Information Monte Carlo: worlds sampled from what the player knows, each solved
     double-dummy; the heuristic's parameters serve the decisions PIMC does not make."""
 
-    uses_noise = True
-    units_per_chunk = 50  # about a second a deal: small chunks keep --n-jobs busy
-    costly = True  # asked about its own seats' rows only
-
-    worlds: int = param(8, low=1, high=1000, doc="worlds sampled per decision")
-    seed: int = param(0, low=0, high=2**31 - 1,
-                      doc="seed of the worlds (with the deal's own noise, so a decision draws "
-                          "the same worlds whatever the batch)")
     pimc_choose: bool = param(False, doc="PIMC names the trump (MA-3); off by default: "
                                          "measured, it does not beat the heuristic's")
     pimc_contre: bool = param(False, doc="PIMC says contre / surcontre (MA-4); off by default: "
