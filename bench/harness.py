@@ -478,7 +478,7 @@ def bench_truc_solver(rep: Report, iterations: int) -> None:
     except ImportError:
         rep.say("Truc solver: pyspiel not installed (pip install -e .[bench]); skipped")
         return
-    from simulators.truc.solver.leduc import leduc_tree
+    from simulators.core.cfr.leduc import leduc_tree
 
     script = bench_script("truc_solver")
     rep.say(f"Truc solver: CFR+ on Leduc poker, {iterations} iterations, one core (wall)")

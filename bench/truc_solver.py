@@ -30,10 +30,10 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from simulators.truc.solver.cfr import CFRPlus, exploitability, solve  # noqa: E402
+from simulators.core.cfr.cfrplus import CFRPlus, exploitability, solve  # noqa: E402
+from simulators.core.cfr.kuhn import kuhn_tree  # noqa: E402
+from simulators.core.cfr.leduc import leduc_tree  # noqa: E402
 from simulators.truc.solver.deal import DealSpec, build_deal_tree  # noqa: E402
-from simulators.truc.solver.kuhn import kuhn_tree  # noqa: E402
-from simulators.truc.solver.leduc import leduc_tree  # noqa: E402
 
 
 def openspiel_cfr_plus(name: str, iterations: int) -> tuple[float, float]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulators.truc.solver.cfr import CFRPlus, exploitability, game_value, solve
+from simulators.core.cfr.cfrplus import CFRPlus, exploitability, game_value, solve
+from simulators.core.cfr.tree import TERMINAL
 from simulators.truc.solver.deal import DealSpec, build_deal_tree
 from simulators.truc.solver.round import (
     ASK,
@@ -16,7 +17,6 @@ from simulators.truc.solver.round import (
     round_values,
     set_redeal,
 )
-from simulators.truc.solver.tree import TERMINAL
 
 SMALL = DealSpec(n_ranks=4, copies=2, scores=(10, 10))  # 8 cards, 3-card hands, stakes to 2
 

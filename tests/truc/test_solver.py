@@ -8,7 +8,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from simulators.truc.solver.cfr import CFRPlus, evaluate, exploitability, game_value, solve
+from simulators.core.cfr.cfrplus import CFRPlus, evaluate, exploitability, game_value, solve
+from simulators.core.cfr.kuhn import KUHN_VALUE, kuhn_tree
 from simulators.truc.solver.deal import (
     ACCEPT,
     COUNTER,
@@ -23,7 +24,6 @@ from simulators.truc.solver.deal import (
     follow,
     trick_winner,
 )
-from simulators.truc.solver.kuhn import KUHN_VALUE, kuhn_tree
 
 SEVEN, EIGHT, ACE = 0, 1, 2
 

@@ -36,8 +36,8 @@ from math import comb
 
 import numpy as np
 
+from simulators.core.cfr.tree import TERMINAL, PublicTree
 from simulators.core.jit import jit_once
-from simulators.truc.solver.tree import TERMINAL, PublicTree
 
 # Action labels (PublicTree.action)
 PASS, PROPOSE, REFUSE, ACCEPT, COUNTER = 0, 1, 2, 3, 4

@@ -33,11 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
+from simulators.core.cfr import cfrplus as cfr
+from simulators.core.cfr.tree import TERMINAL
 from simulators.core.files import write_atomically
-from simulators.truc.solver import cfr
 from simulators.truc.solver.deal import DealSpec, build_deal_tree
 from simulators.truc.solver.round import REDEAL, build_round_tree, round_values, set_redeal
-from simulators.truc.solver.tree import TERMINAL
 
 TARGET = 12
 PAYOFFS = ("points", "manche")

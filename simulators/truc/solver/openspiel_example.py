@@ -3,7 +3,7 @@
 OpenSpiel's C++ ``pyspiel.CFRPlusSolver`` runs on the Truc StepGame
 registered as a Python game (``simulators.core.rl.openspiel``), reduced to
 two ranks of four cards (Sept, Huit: 8 cards, 6 dealt, so hands stay hidden)
-without the card call; the project's CFR+ (``solver/cfr.py``) solves the
+without the card call; the project's CFR+ (``simulators/core/cfr/cfrplus.py``) solves the
 same deal as a :class:`~simulators.truc.solver.deal.DealSpec`
 ``(n_ranks=2, copies=4)``.
 Both report player 0's (the non-dealer's) value, the exploitability (half
@@ -59,13 +59,13 @@ def openspiel_side(iterations: int, options: dict) -> dict:
 
 def project_side(iterations: int, spec: DealSpec) -> dict:
     """The project's CFR+ on the same DealSpec: value, exploitability, interval."""
-    from simulators.truc.solver.cfr import evaluate, solve
+    from simulators.core.cfr.cfrplus import evaluate, solve
     from simulators.truc.solver.deal import build_deal_tree
 
     tree = build_deal_tree(spec).tree
     result = solve(tree, iterations=iterations, check_every=iterations)
     best = [evaluate(tree, result.strategy, p, best_response=True) for p in (0, 1)]
-    return {"solver": "simulators.truc.solver.cfr", "spec": repr(spec),
+    return {"solver": "simulators.core.cfr.cfrplus", "spec": repr(spec),
             "iterations": result.iterations, "seconds": round(result.seconds, 2),
             "value": result.value, "exploitability": result.exploitability,
             "low": -best[1], "high": best[0]}

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulators.core.cfr.cfrplus import evaluate
 from simulators.core.jit import jit_once
 from simulators.truc import rules as R
 from simulators.truc.observations import PlayObs
 from simulators.truc.solver import deal as D
-from simulators.truc.solver.cfr import evaluate
 from simulators.truc.solver.lookup import _entry
 
 N_LABELS = D.PLAY + 8

@@ -33,10 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulators.core.cfr import cfrplus as cfr
+from simulators.core.cfr.tree import TERMINAL, PublicTree
 from simulators.truc import rules as R
-from simulators.truc.solver import cfr
 from simulators.truc.solver.deal import PLAY, DealTree
-from simulators.truc.solver.tree import TERMINAL, PublicTree
 
 KEEP, ASK = PLAY + 8, PLAY + 9  # action labels of the call (after the eight ranks)
 K_CALL = 6  # node kind of a call decision (deal.py's kinds are 0..5)

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simulators.truc.solver import cfr
+from simulators.core.cfr import cfrplus as cfr
+from simulators.core.cfr.cfrplus import _down_args, _scratch, _value_args, solve
 from simulators.truc.solver.cache import cache_dir, save_npz
-from simulators.truc.solver.cfr import _down_args, _scratch, _value_args, solve
 from simulators.truc.solver.deal import TREE_VERSION, DealSpec, DealTree, build_deal_tree
 
 SOLVER_VERSION = TREE_VERSION  # bump TREE_VERSION when the tree changes a stored strategy

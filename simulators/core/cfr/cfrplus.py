@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simulators.core.cfr.tree import CHANCE, PublicTree
 from simulators.core.jit import jit_once
-from simulators.truc.solver.tree import CHANCE, PublicTree
 
 KERNEL_NAMES = ("_sum_by_parent", "_legal_counts", "_down", "_terminal_value", "_values",
                 "_normalize")

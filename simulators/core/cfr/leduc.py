@@ -14,7 +14,7 @@ from collections import deque
 
 import numpy as np
 
-from simulators.truc.solver.tree import CHANCE, TERMINAL, PublicTree, build_from_lists
+from simulators.core.cfr.tree import CHANCE, TERMINAL, PublicTree, build_from_lists
 
 FOLD, CALL, RAISE = 0, 1, 2
 RANKS = 3

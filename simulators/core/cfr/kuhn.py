@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.truc.solver.tree import TERMINAL, PublicTree, build_from_lists
+from simulators.core.cfr.tree import TERMINAL, PublicTree, build_from_lists
 
 KUHN_VALUE = -1.0 / 18.0
 PASS, BET = 0, 1
