@@ -492,37 +492,121 @@ def _gain_sentence(e, p_value: float, where: str) -> str:
     return f"{said} (PIMC's gain {num(e, 2, signed=True)}, p={p}, n={e.n:,} deals{covers})."
 
 
+STRENGTH_METHOD = (
+    "PIMC (Perfect-Information Monte Carlo, simulators/manille/solver/pimc.py) deals the "
+    "cards a player cannot see at random, consistently with what he has seen — his hand, "
+    "every card played and by whom, each void and each 'could not beat or trump' that "
+    "MA-5's duties revealed — solves each of these worlds double-dummy (every hand "
+    "visible) and takes the action with the best average: the card with the most points, "
+    "the trump (a suit, sans atout or pass) with the best mean MA-6 margin, contre when "
+    "the side's mean margin is positive. Its worlds ignore what the bidding reveals (the "
+    "trump named or passed, contre and surcontre say something about the hands), and "
+    "solving each world with every hand visible credits the player with knowledge he "
+    "will not have. Gains: 'tapisvert compare manille --a pimc --b heuristic --seats 0', "
+    "PIMC at seat 0 and the heuristic at the three others, both arms on the same deals; "
+    "the figure is the paired difference of seat 0's net deal score (its team's MA-6 "
+    "score minus the other team's), with its t interval and p-value. By decision kind, "
+    "PIMC makes only that decision (pimc_choose, pimc_contre, pimc_play) and the "
+    "heuristic, which it extends, the others; with its defaults PIMC makes the decisions "
+    "listed beside them. A negative figure means the heuristic does better at that kind "
+    "of decision. Rates: PIMC at every seat beside the heuristic at "
+    "every seat on the same deals (the deal metrics of tapisvert simulate manille; "
+    "Wilson intervals for rates, t for the mean). Measured by bench/pimc_strength.py and "
+    "shipped in simulators/manille/solver/data/strength.json.")
+
+
+def _gain_parts(gains: pl.DataFrame, pieces: dict) -> tuple[list[Table], list[str]]:
+    """The paired gains of PIMC at seat 0: their table and findings (none when unmeasured)."""
+    tables: list[Table] = []
+    findings: list[str] = []
+    if gains.is_empty():
+        return tables, findings
+    table = pl.DataFrame({
+        "PIMC decides": [", ".join(pieces[k].get("decisions") or []) or "–"
+                         for k in gains["piece"]],
+        "arm": [w + (" (= PIMC's defaults)" if pieces[k].get("same_as") else "")
+                for k, w in zip(gains["piece"], gains["what"], strict=True)],
+        "PIMC's gain per deal": [num(row_estimate(r), 2, signed=True)
+                                 for r in gains.iter_rows(named=True)],
+        "p": ["–" if p != p else f"{p:.3g}" for p in gains["p_value"]],
+        "n": [f"{n:,}" for n in gains["n"]],
+        "worlds": [str(pieces[k].get("settings", {}).get("worlds", "–"))
+                   for k in gains["piece"]]})
+    sizes = group_sizes(gains, "what")
+    tables.append(Table(
+        f"PIMC at seat 0 against the heuristic, paired on the same deals "
+        f"({sample_text(sizes, 'deals', 'per comparison')}): seat 0's net deal score, 95% "
+        "t intervals; the other decisions and the other seats are the heuristic's.", table,
+        n=sizes))
+    for r in gains.filter(pl.col("piece") == "gain_default").iter_rows(named=True):
+        e = row_estimate(r)
+        if finite(e.value):
+            findings.append(_gain_sentence(e, r["p_value"], "at one seat"))
+    kinds = [f"{r['what']} {num(row_estimate(r), 2, signed=True)}"
+             for r in gains.iter_rows(named=True) if r["piece"] != "gain_default"]
+    if kinds:
+        findings.append("By decision kind, PIMC's gain per deal: " + "; ".join(kinds)
+                        + " (a negative figure: the heuristic does better there).")
+    return tables, findings
+
+
+def _rate_parts(rates: pl.DataFrame) -> tuple[list[Table], list[str]]:
+    """Every seat PIMC beside every seat heuristic: the rates' table and findings."""
+    tables: list[Table] = []
+    findings: list[str] = []
+    if rates.is_empty():
+        return tables, findings
+    labels = list(dict.fromkeys(rates["measure"].to_list()))
+    frame: dict[str, list[str]] = {"measure": labels}
+    for key, what in STRENGTH_ARMS:
+        arm = {r["measure"]: r for r in rates.filter(pl.col("piece") == key)
+               .iter_rows(named=True)}
+        frame[f"{what}, every seat"] = [
+            "–" if m not in arm else num(row_estimate(arm[m]), 2)
+            if m == DEAL["taking_margin"].label else pct(row_estimate(arm[m]))
+            for m in labels]
+        frame[f"n ({what})"] = [f"{arm[m]['n']:,}" if m in arm else "–" for m in labels]
+    sizes = group_sizes(rates, "what")  # an arm's largest n: its deals
+    tables.append(Table(
+        f"Every seat PIMC beside every seat heuristic on the same deals "
+        f"({sample_text(sizes, 'deals', 'per arm')}; each rate among its own deals).",
+        pl.DataFrame(frame), n=sizes))
+    made = rates.filter(pl.col("measure") == DEAL["taking_success"].label)
+    if made.height == 2:
+        h, p = (row_estimate(made.filter(pl.col("what") == w).row(0, named=True))
+                for _, w in STRENGTH_ARMS)
+        findings.append(f"With every seat PIMC the taking team ends above 34 in {pct(p)} "
+                        f"of deals, against {pct(h)} with every seat heuristic "
+                        f"(n={p.n:,} deals).")
+    return tables, findings
+
+
+def _sample_finding(gains: pl.DataFrame, rates: pl.DataFrame, pieces: dict,
+                    report_deals: int | None) -> str:
+    """How few deals the PIMC figures rest on, beside the report's own."""
+    sizes = {"comparison": sorted({pieces[k]["settings"]["deals"] for k in gains["piece"]}),
+             "rate arm": sorted({pieces[k]["settings"]["deals"] for k in rates["piece"]})}
+    worlds = sorted({p["settings"]["worlds"] for p in pieces.values()
+                     if "worlds" in p.get("settings", {})})
+    rest = (f"the {report_deals:,} deals per arm of sections a-e" if report_deals
+            else "the rest of this report")
+    return (
+        "PIMC is slow, so these figures rest on far fewer deals than " + rest + ": "
+        + "; ".join(f"{', '.join(f'{s:,}' for s in v)} per {k}" for k, v in sizes.items() if v)
+        + f" (worlds per decision: {', '.join(map(str, worlds)) or '–'}); their intervals "
+        "are wider accordingly.")
+
+
 def section_strength(doc: dict, report_deals: int | None = None) -> Section:
     """The heuristic (every other section's player) against PIMC, from the shipped figures
     (``doc`` as :func:`read_strength` returns it; empty: the section says how to make them)."""
     summary = summarize_strength(doc)
     pieces = measured_pieces(doc)
-    method = (
-        "PIMC (Perfect-Information Monte Carlo, simulators/manille/solver/pimc.py) deals the "
-        "cards a player cannot see at random, consistently with what he has seen — his hand, "
-        "every card played and by whom, each void and each 'could not beat or trump' that "
-        "MA-5's duties revealed — solves each of these worlds double-dummy (every hand "
-        "visible) and takes the action with the best average: the card with the most points, "
-        "the trump (a suit, sans atout or pass) with the best mean MA-6 margin, contre when "
-        "the side's mean margin is positive. Its worlds ignore what the bidding reveals (the "
-        "trump named or passed, contre and surcontre say something about the hands), and "
-        "solving each world with every hand visible credits the player with knowledge he "
-        "will not have. Gains: 'tapisvert compare manille --a pimc --b heuristic --seats 0', "
-        "PIMC at seat 0 and the heuristic at the three others, both arms on the same deals; "
-        "the figure is the paired difference of seat 0's net deal score (its team's MA-6 "
-        "score minus the other team's), with its t interval and p-value. By decision kind, "
-        "PIMC makes only that decision (pimc_choose, pimc_contre, pimc_play) and the "
-        "heuristic, which it extends, the others; with its defaults PIMC makes the decisions "
-        "listed beside them. A negative figure means the heuristic does better at that kind "
-        "of decision. Rates: PIMC at every seat beside the heuristic at "
-        "every seat on the same deals (the deal metrics of tapisvert simulate manille; "
-        "Wilson intervals for rates, t for the mean). Measured by bench/pimc_strength.py and "
-        "shipped in simulators/manille/solver/data/strength.json.")
     gains = summary.filter(pl.col("part") == "gain")
     rates = summary.filter(pl.col("part") == "rate")
     if gains.is_empty() and rates.is_empty():
         return Section(
-            key="strength", title=STRENGTH_TITLE, method=method,
+            key="strength", title=STRENGTH_TITLE, method=STRENGTH_METHOD,
             tables=(Table("Not measured yet (n=0 deals): the figures are made by this command "
                           "and shipped with the package.",
                           pl.DataFrame({"status": ["not measured yet"],
@@ -531,71 +615,13 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
             findings=("The heuristic's strength against PIMC has not been measured yet "
                       f"(n=0 deals): run '{STRENGTH_COMMAND}'.",),
             summary=summary)
-    tables, findings = [], []
-    if not gains.is_empty():
-        table = pl.DataFrame({
-            "PIMC decides": [", ".join(pieces[k].get("decisions") or []) or "–"
-                             for k in gains["piece"]],
-            "arm": [w + (" (= PIMC's defaults)" if pieces[k].get("same_as") else "")
-                    for k, w in zip(gains["piece"], gains["what"], strict=True)],
-            "PIMC's gain per deal": [num(row_estimate(r), 2, signed=True)
-                                     for r in gains.iter_rows(named=True)],
-            "p": ["–" if p != p else f"{p:.3g}" for p in gains["p_value"]],
-            "n": [f"{n:,}" for n in gains["n"]],
-            "worlds": [str(pieces[k].get("settings", {}).get("worlds", "–"))
-                       for k in gains["piece"]]})
-        sizes = group_sizes(gains, "what")
-        tables.append(Table(
-            f"PIMC at seat 0 against the heuristic, paired on the same deals "
-            f"({sample_text(sizes, 'deals', 'per comparison')}): seat 0's net deal score, 95% "
-            "t intervals; the other decisions and the other seats are the heuristic's.", table,
-            n=sizes))
-        for r in gains.filter(pl.col("piece") == "gain_default").iter_rows(named=True):
-            e = row_estimate(r)
-            if finite(e.value):
-                findings.append(_gain_sentence(e, r["p_value"], "at one seat"))
-        kinds = [f"{r['what']} {num(row_estimate(r), 2, signed=True)}"
-                 for r in gains.iter_rows(named=True) if r["piece"] != "gain_default"]
-        if kinds:
-            findings.append("By decision kind, PIMC's gain per deal: " + "; ".join(kinds)
-                            + " (a negative figure: the heuristic does better there).")
-    if not rates.is_empty():
-        labels = list(dict.fromkeys(rates["measure"].to_list()))
-        frame: dict[str, list[str]] = {"measure": labels}
-        for key, what in STRENGTH_ARMS:
-            arm = {r["measure"]: r for r in rates.filter(pl.col("piece") == key)
-                   .iter_rows(named=True)}
-            frame[f"{what}, every seat"] = [
-                "–" if m not in arm else num(row_estimate(arm[m]), 2)
-                if m == DEAL["taking_margin"].label else pct(row_estimate(arm[m]))
-                for m in labels]
-            frame[f"n ({what})"] = [f"{arm[m]['n']:,}" if m in arm else "–" for m in labels]
-        sizes = group_sizes(rates, "what")  # an arm's largest n: its deals
-        tables.append(Table(
-            f"Every seat PIMC beside every seat heuristic on the same deals "
-            f"({sample_text(sizes, 'deals', 'per arm')}; each rate among its own deals).",
-            pl.DataFrame(frame), n=sizes))
-        made = rates.filter(pl.col("measure") == DEAL["taking_success"].label)
-        if made.height == 2:
-            h, p = (row_estimate(made.filter(pl.col("what") == w).row(0, named=True))
-                    for _, w in STRENGTH_ARMS)
-            findings.append(f"With every seat PIMC the taking team ends above 34 in {pct(p)} "
-                            f"of deals, against {pct(h)} with every seat heuristic "
-                            f"(n={p.n:,} deals).")
-    tables.append(measured_commands(pieces))
-    sizes = {"comparison": sorted({pieces[k]["settings"]["deals"] for k in gains["piece"]}),
-             "rate arm": sorted({pieces[k]["settings"]["deals"] for k in rates["piece"]})}
-    worlds = sorted({p["settings"]["worlds"] for p in pieces.values()
-                     if "worlds" in p.get("settings", {})})
-    rest = (f"the {report_deals:,} deals per arm of sections a-e" if report_deals
-            else "the rest of this report")
-    findings.append(
-        "PIMC is slow, so these figures rest on far fewer deals than " + rest + ": "
-        + "; ".join(f"{', '.join(f'{s:,}' for s in v)} per {k}" for k, v in sizes.items() if v)
-        + f" (worlds per decision: {', '.join(map(str, worlds)) or '–'}); their intervals "
-        "are wider accordingly.")
+    gain_tables, gain_findings = _gain_parts(gains, pieces)
+    rate_tables, rate_findings = _rate_parts(rates)
+    tables = [*gain_tables, *rate_tables, measured_commands(pieces)]
+    findings = [*gain_findings, *rate_findings,
+                _sample_finding(gains, rates, pieces, report_deals)]
     return Section(
-        key="strength", title=STRENGTH_TITLE, method=method, tables=tuple(tables),
+        key="strength", title=STRENGTH_TITLE, method=STRENGTH_METHOD, tables=tuple(tables),
         plot=Plot("h_strength.png", _strength_figure(gains, pieces),
                   "PIMC's gain over the heuristic per deal at seat 0, by the decisions PIMC "
                   "makes; bars: 95% paired t intervals."),
