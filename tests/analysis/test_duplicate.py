@@ -103,3 +103,24 @@ def test_duplicate_comparison_fields_are_its_table_rows():
     assert found.p_value == row["p_value"] and found.target_reached is row["target_reached"]
     assert found.unpaired is None and found.unpaired_p_value is None
     assert Comparison.of_table(table, reduction) == found
+
+
+@pytest.mark.parametrize(("game", "players", "seats", "refused"), [
+    ("manille", None, (0, 2), False), ("manille", None, (0, 1), True),  # MA-2
+    ("bianco-mano", 4, (1, 3), False), ("bianco-mano", 4, (0, 3), True),  # BM-5
+    ("bianco-mano", 5, (0, 1), False),  # BM-6: the sides change from deal to deal
+    ("bianco-mano", 3, (0, 2), False)])  # BM-4: the taker plays alone
+def test_ma2_bm5_seats_under_study_lie_in_one_partnership(game, players, seats, refused):
+    """Seats on both sides of a fixed partnership share out a zero-sum score: their sum is
+    the same for every policy, so such a comparison is refused (issue 34)."""
+    from analysis.experiment import seat_experiment
+
+    g = get_game(game)
+    config = g.config() if players is None else g.config(n_players=players)
+    base = Experiment(g, config, (g.make_policy("heuristic"),), "deals", 10, seed=1)
+    a, b = g.make_policy("random"), g.make_policy("heuristic")
+    if refused:
+        with pytest.raises(ValueError, match="both sides of .* partnerships"):
+            seat_experiment(base, a, b, seats)
+    else:
+        assert seat_experiment(base, a, b, seats).policies[seats[0]] is a
