@@ -32,6 +32,15 @@ UNPAIRED_ROW = "A - B unpaired"
 """The ``row`` label of a comparison table's unpaired difference A - B (its fourth row)."""
 DUPLICATE_ROW = "A - B duplicate"
 """The ``row`` label of a duplicate table's difference A - B (its third row)."""
+ROLE_OF_ROW = {"A": "a", "B": "b", PAIRED_ROW: "paired", UNPAIRED_ROW: "unpaired",
+               DUPLICATE_ROW: "paired"}
+
+
+def comparison_record(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A comparison's ``--json`` rows keyed by what each one is (``a``, ``b``, ``paired``,
+    ``unpaired``), without their ``row`` labels: how a shipped document of measured figures
+    (a game's ``strength.json``) keeps a comparison, so its readers match no label."""
+    return {ROLE_OF_ROW[r["row"]]: {k: v for k, v in r.items() if k != "row"} for r in rows}
 
 
 class ScoreStudy(Study):

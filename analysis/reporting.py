@@ -63,7 +63,6 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from analysis import summaries
-from analysis.compare import PAIRED_ROW
 from analysis.experiment import Experiment, build_policy, read_toml
 from analysis.stats import Estimate
 from simulators.core.game import Game, Metric, games, get_game
@@ -666,12 +665,12 @@ def compared_rows(pieces: dict[str, dict], keys) -> pl.DataFrame:
     score and the paired difference A - B (``value, low, high, n, p_value``)."""
     rows = []
     for key in keys:
-        found = {r.get("row"): r for r in pieces.get(key, {}).get("rows", [])}
-        if PAIRED_ROW not in found:
+        found = pieces.get(key, {}).get("comparison", {})
+        if "paired" not in found:
             continue
-        paired = found[PAIRED_ROW]
-        rows.append({"piece": key, "a_mean": json_number(found.get("A", {}).get("mean")),
-                     "b_mean": json_number(found.get("B", {}).get("mean")),
+        paired = found["paired"]
+        rows.append({"piece": key, "a_mean": json_number(found.get("a", {}).get("mean")),
+                     "b_mean": json_number(found.get("b", {}).get("mean")),
                      "value": json_number(paired["mean"]), "low": json_number(paired["low"]),
                      "high": json_number(paired["high"]), "n": int(paired["n"]),
                      "p_value": json_number(paired.get("p_value"))})

@@ -55,11 +55,13 @@ The JSON (``schema`` 1)::
         "wall_seconds": ..., "worker_seconds": ..., "sessions": 1, "n_jobs": 2,
         "chunk_size": 50, "measured": "<UTC time>", "commit": "<git HEAD>",
         "same_as": "gain_default",     # only when the piece is pimc's defaults, run once
-        "rows": [...]}}}               # the command's --json rows, verbatim
+        "comparison": {...}}}}         # a gain piece: compare's --json rows by role
+        "rows": [...]}}}               # a rate piece: simulate's --json rows, verbatim
 
-A gain piece's rows are compare's ``row, policy, mean, low, high, n, p_value``
-(``A``, ``B``, ``A - B paired``, ``A - B unpaired``); a rate piece's rows are
-simulate's ``metric, label, kind, value, low, high, n``. A piece already in the
+A gain piece's ``comparison`` holds compare's rows (``policy, mean, low, high, n,
+p_value``) under ``a``, ``b``, ``paired`` and ``unpaired`` (``analysis.compare.
+comparison_record``); a rate piece's rows are simulate's ``metric, label, kind, value,
+low, high, n``. A piece already in the
 JSON with the same ``settings`` is skipped unless ``--force`` (a changed size,
 seed or default parameter reruns it). ``--worlds`` defaults to the pimc
 policy's own default and is always written out in the command. Chunking and
@@ -178,6 +180,8 @@ def _decisions(params: dict, game: str = "manille") -> list[str]:
 
 def run_piece(game: str, name: str, piece: dict, args, runs_dir: Path) -> dict:
     """Run one piece's command (resuming its study directory) and return its record."""
+    from analysis.compare import comparison_record
+
     key = hashlib.sha1(json.dumps(piece["settings"], sort_keys=True).encode()).hexdigest()
     study = runs_dir / game / f"{name}-{key[:12]}"  # another setting: another directory
     if args.force and study.exists():
@@ -216,7 +220,8 @@ def run_piece(game: str, name: str, piece: dict, args, runs_dir: Path) -> dict:
         "n_jobs": args.n_jobs, "chunk_size": manifest.get("chunk_size", args.chunk_size),
         "measured": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": _git_commit(),
-        "rows": result["rows"],
+        **({"comparison": comparison_record(result["rows"])} if piece["kind"] == "gain"
+           else {"rows": result["rows"]}),
     }
     shutil.rmtree(study, ignore_errors=True)
     return record
@@ -245,12 +250,10 @@ def read_document(path: Path, game: str) -> dict:
 
 def write_document(path: Path, doc: dict) -> None:
     """Atomically: a kill never leaves half a file."""
+    from simulators.core.files import write_atomically
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+    write_atomically(path, json.dumps(doc, indent=1) + "\n")
 
 
 def measure(game: str, plan: dict[str, dict], path: Path, score: str, args, runs_dir: Path,
@@ -285,7 +288,7 @@ def measure(game: str, plan: dict[str, dict], path: Path, score: str, args, runs
 
 def _summary(record: dict) -> str:
     if record["kind"] == "gain":
-        r = next(r for r in record["rows"] if r["row"] == "A - B paired")
+        r = record["comparison"]["paired"]
         p = "–" if r["p_value"] is None else f"{r['p_value']:.3g}"
         return (f"gain {r['mean']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}] per unit, "
                 f"n={r['n']}, p={p}")

@@ -17,7 +17,6 @@ import numpy as np
 import polars as pl
 
 from analysis import stats, summaries
-from analysis.compare import PAIRED_ROW
 from analysis.experiment import Experiment
 from analysis.reporting import (
     Plot,
@@ -1246,14 +1245,14 @@ def summarize_strength(doc: dict) -> pl.DataFrame:
     pieces = measured_pieces(doc)
     rows = []
     for n in PLAYER_COUNTS:
-        for r in pieces.get(f"gain_{n}p", {}).get("rows", []):
-            if r.get("row") == PAIRED_ROW:
-                rows.append({
-                    "part": "gain", "piece": f"gain_{n}p", "players": n, "what": "PIMC",
-                    "measure": "PIMC's gain per deal at seat 0", "value": json_number(r["mean"]),
-                    "low": json_number(r["low"]), "high": json_number(r["high"]), "n": int(r["n"]),
-                    "p_value": json_number(r.get("p_value")),
-                })
+        r = pieces.get(f"gain_{n}p", {}).get("comparison", {}).get("paired")
+        if r is not None:
+            rows.append({
+                "part": "gain", "piece": f"gain_{n}p", "players": n, "what": "PIMC",
+                "measure": "PIMC's gain per deal at seat 0", "value": json_number(r["mean"]),
+                "low": json_number(r["low"]), "high": json_number(r["high"]), "n": int(r["n"]),
+                "p_value": json_number(r.get("p_value")),
+            })
         for policy, what in STRENGTH_ARMS:
             key = f"rates_{policy}_{n}p"
             found = {r["metric"]: r for r in pieces.get(key, {}).get("rows", [])}

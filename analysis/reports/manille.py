@@ -18,7 +18,6 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.compare import PAIRED_ROW
 from analysis.experiment import Experiment
 from analysis.reporting import (
     Plot,
@@ -449,13 +448,13 @@ def summarize_strength(doc: dict) -> pl.DataFrame:
     pieces = measured_pieces(doc)
     rows = []
     for key, what in STRENGTH_GAINS:
-        for r in pieces.get(key, {}).get("rows", []):
-            if r.get("row") == PAIRED_ROW:
-                rows.append({"part": "gain", "piece": key, "what": what,
-                             "measure": "PIMC's gain per deal at seat 0",
-                             "value": json_number(r["mean"]), "low": json_number(r["low"]),
-                             "high": json_number(r["high"]), "n": int(r["n"]),
-                             "p_value": json_number(r.get("p_value"))})
+        r = pieces.get(key, {}).get("comparison", {}).get("paired")
+        if r is not None:
+            rows.append({"part": "gain", "piece": key, "what": what,
+                         "measure": "PIMC's gain per deal at seat 0",
+                         "value": json_number(r["mean"]), "low": json_number(r["low"]),
+                         "high": json_number(r["high"]), "n": int(r["n"]),
+                         "p_value": json_number(r.get("p_value"))})
     for key, what in STRENGTH_ARMS:
         for r in pieces.get(key, {}).get("rows", []):
             rows.append({"part": "rate", "piece": key, "what": what, "measure": r["label"],

@@ -13,6 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from analysis.compare import comparison_record
 from analysis.reporting import find_estimate
 from analysis.reports import bianco_mano as B
 from analysis.reports import manille as M
@@ -21,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def _gain(mean, low, high, n, p):
-    return {"rows": [
+def _gain_rows(mean, low, high, n, p):
+    return [
         {"row": "A", "policy": "pimc", "mean": 1.0, "low": 0.0, "high": 2.0, "n": n,
          "p_value": None},
         {"row": "B", "policy": "heuristic", "mean": 1.0 - mean, "low": 0.0, "high": 2.0, "n": n,
@@ -30,7 +31,11 @@ def _gain(mean, low, high, n, p):
         {"row": "A - B paired", "policy": "pimc - heuristic", "mean": mean, "low": low,
          "high": high, "n": n, "p_value": p},
         {"row": "A - B unpaired", "policy": "pimc - heuristic", "mean": mean, "low": low - 1,
-         "high": high + 1, "n": n, "p_value": p}]}
+         "high": high + 1, "n": n, "p_value": p}]
+
+
+def _gain(mean, low, high, n, p):
+    return {"comparison": comparison_record(_gain_rows(mean, low, high, n, p))}
 
 
 def _piece(kind, decisions, deals, worlds=8, **extra):
@@ -293,7 +298,8 @@ def test_bench_tiny_run_writes_figures_the_section_reads_and_resumes(tmp_path):
     gain = doc["pieces"]["gain_5p"]
     assert gain["command"].startswith("tapisvert compare bianco-mano --players 5 --a pimc")
     assert gain["settings"]["worlds"] == 1 and gain["wall_seconds"] > 0
-    assert [r["row"] for r in gain["rows"]][2] == "A - B paired"
+    assert set(gain["comparison"]) == {"a", "b", "paired", "unpaired"}
+    assert gain["comparison"]["paired"]["n"] == 4
     section = B.section_strength(B.read_strength(path))
     assert section.summary.filter(pl.col("part") == "gain")["n"].to_list() == [4]
     again = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)
@@ -305,9 +311,10 @@ def test_bench_tiny_run_writes_figures_the_section_reads_and_resumes(tmp_path):
 
 
 def _compared(a_mean, gain, low, high, n, p=0.01):
-    rows = _gain(gain, low, high, n, p)["rows"]
+    rows = _gain_rows(gain, low, high, n, p)
     rows[0]["mean"], rows[1]["mean"] = a_mean, a_mean - gain
-    return {"rows": rows, "command": f"tapisvert compare --games {n}", "wall_seconds": 60.0,
+    return {"comparison": comparison_record(rows), "command": f"tapisvert compare --games {n}",
+            "wall_seconds": 60.0,
             "measured": "2026-11-26T00:00:00+00:00"}
 
 
