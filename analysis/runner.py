@@ -206,6 +206,20 @@ class Study:
         return self.base.size
 
     @property
+    def label(self) -> str:
+        """The progress bar's name: the game's."""
+        return self.base.game.name
+
+    @property
+    def unit_names(self) -> tuple[str, str]:
+        """What a unit is called, plural and singular (``("deals", "deal")``)."""
+        return self.base.unit.name, self.base.unit.singular
+
+    @property
+    def seed(self) -> int:
+        return self.base.seed
+
+    @property
     def default_chunk(self) -> int:
         """Units per chunk: a fifth of the unit's default, as every arm plays each unit."""
         return max(1, self.base.unit.default_chunk // 5)
@@ -233,10 +247,14 @@ class _Job:
     def __init__(self, work: Experiment | Study):
         self.work = work
         self.is_study = isinstance(work, Study)
-        base = work.base if self.is_study else work
-        self.size, self.unit, self.label = work.size, base.unit, base.game.name
-        self.parts = (SUMS, *work.tables) if self.is_study else tuple(base.unit.tables)
-        default = work.default_chunk if self.is_study else base.unit.default_chunk
+        self.size, self.seed = work.size, work.seed
+        self.label = work.label if self.is_study else work.game.name
+        if self.is_study:
+            self.unit_name, self.unit_singular = work.unit_names
+            self.parts, default = (SUMS, *work.tables), work.default_chunk
+        else:
+            self.unit_name, self.unit_singular = work.unit.name, work.unit.singular
+            self.parts, default = tuple(work.unit.tables), work.unit.default_chunk
         arms = work.arms if self.is_study else (work,)
         hints = [p.units_per_chunk for arm in arms for p in arm.policies
                  if getattr(p, "units_per_chunk", None)]
@@ -397,7 +415,7 @@ def _reopen(job: _Job, out_dir: Path, chunk_size: int | None) -> _Plan:
     old_size, size, chunk = held["size"], job.size, manifest["chunk_size"]
     if size < old_size:
         raise ValueError(f"{str(out_dir)!r} holds a run of {old_size} "
-                         f"{job.unit.name}; give that size to resume it, a larger one "
+                         f"{job.unit_name}; give that size to resume it, a larger one "
                          "to extend it, or use another directory")
     for table in tables:  # a killed writer may have left a temporary file
         (out_dir / table).mkdir(exist_ok=True)
@@ -466,10 +484,9 @@ def _prepare(job: _Job, out_dir: Path, chunk_size: int | None) -> _Plan:
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in out_dir.glob(f".{MANIFEST}.*.tmp"):
         stale.unlink()
-    seed = job.work.base.seed if job.is_study else job.work.seed
     manifest = {
         job.key: job.spec(),
-        "seed_entropy": root_entropy(seed),
+        "seed_entropy": root_entropy(job.seed),
         "chunk_size": chunk_size,
         "n_chunks": -(-job.size // chunk_size),
         "tables": list(tables),
@@ -519,7 +536,7 @@ def _progress_bar(plan: _Plan, progress: bool | None):
     done = sum(plan.bounds(c)[1] for c in range(plan.n_chunks) if plan.done(c))
     enabled = sys.stderr.isatty() if progress is None else progress
     # k/M only for large runs: a small costly run reads "16/400 deals", not "16.0/400"
-    return tqdm(total=plan.job.size, initial=done, unit=plan.job.unit.singular,
+    return tqdm(total=plan.job.size, initial=done, unit=plan.job.unit_singular,
                 unit_scale=plan.job.size >= 10_000, disable=not enabled, desc=plan.job.label,
                 file=sys.stderr)
 

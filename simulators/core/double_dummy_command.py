@@ -1,7 +1,7 @@
 """The shared half of ``tapisvert solve GAME`` for the double-dummy games (names no game).
 
 A game's ``solver/command.py`` declares its notation and trick rules in a
-:class:`CardRules`, its own flags beside :func:`add_arguments`' shared ones,
+:class:`CardRules`, its solve question (a :class:`DoubleDummyQuestion` with its own fields),
 and what a value means; this module reads the command line, packs and
 solves (:mod:`simulators.core.double_dummy`), times the search and builds
 the JSON document and its text. Two modes:
@@ -35,7 +35,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -87,27 +87,40 @@ class Reading:
 # ---------------------------------------------------------------- flags
 
 
-def add_arguments(parser, *, example_hands: str, trump_help: str, leader_help: str,
-                  side_help: str, banked_help: str) -> None:
-    """The flags both modes share; a game adds its own beside them."""
-    parser.add_argument("--deals", type=int, metavar="N",
-                        help="solve the engine's deals 0..N-1 of --seed (the deals "
-                             "'tapisvert simulate' plays with the heuristic policy), each from "
-                             "its first card")
-    parser.add_argument("--seed", type=int, metavar="S",
-                        help=f"root seed of --deals (default {DEFAULT_SEED}, as the study "
-                             "commands)")
-    parser.add_argument("--hands", metavar='"H0; H1; ..."',
-                        help="one position instead: the cards left in each seat's hand, seat 0 "
-                             f"first, ';' between seats (e.g. \"{example_hands}\"); cards "
-                             "already played are simply missing, a hand may be empty")
-    parser.add_argument("--trump", help=trump_help)
-    parser.add_argument("--leader", type=int, metavar="SEAT", help=leader_help)
-    parser.add_argument("--trick", metavar='"CARDS"',
-                        help="with --hands: the cards already played to the trick in progress, "
-                             "in play order from --leader (default: none, --leader leads)")
-    parser.add_argument("--side", metavar="SEATS", help=side_help)
-    parser.add_argument("--banked", type=int, metavar="N", help=banked_help)
+DEALS_DOC = ("solve the engine's deals 0..N-1 of --seed (the deals 'tapisvert simulate' plays "
+             "with the heuristic policy), each from its first card")
+SEED_DOC = f"root seed of --deals (default {DEFAULT_SEED}, as the study commands)"
+HANDS_DOC = ("one position instead: the cards left in each seat's hand, seat 0 first, ';' "
+             "between seats; cards already played are simply missing, a hand may be empty")
+TRICK_DOC = ("with --hands: the cards already played to the trick in progress, in play order "
+             "from --leader (default: none, --leader leads)")
+
+
+def flag(doc: str, metavar: str | None = None, default=None):
+    """A field of a solve question: a flag of the command (``Solve.question``)."""
+    return field(default=default, metadata={"doc": doc, **({"metavar": metavar} if metavar
+                                                            else {})})
+
+
+@dataclass(frozen=True)
+class DoubleDummyQuestion:
+    """The flags both modes share, as the fields of a solve question: a game's question
+    subclasses it, adds its own fields and declares ``trump``, ``leader``, ``side`` and
+    ``banked`` again with its own help (and ``hands`` with its example)."""
+
+    deals: int | None = flag(DEALS_DOC, "N")
+    seed: int | None = flag(SEED_DOC, "S")
+    hands: str | None = flag(HANDS_DOC, '"H0; H1; ..."')
+    trump: str | None = flag("with --hands: the trump")
+    leader: int | None = flag("with --hands: the seat that led the trick in progress", "SEAT")
+    trick: str | None = flag(TRICK_DOC, '"CARDS"')
+    side: str | None = flag("with --hands: side 0, the seats whose points are counted", "SEATS")
+    banked: int | None = flag("with --hands: points side 0 already holds", "N")
+
+
+def hands_flag(example: str):
+    """``hands`` with a game's example position."""
+    return flag(f'{HANDS_DOC} (e.g. "{example}")', '"H0; H1; ..."')
 
 
 def mode(args) -> str:

@@ -339,8 +339,8 @@ class SolveDeals:
     that the toolkit's executor maps over chunks of deals (any number of workers, a Dask
     cluster, a run directory resumed after a kill), and the document of every deal.
 
-    ``question(args)`` is the run the command line asks for, or None when it asks another
-    mode (one position). ``solve(config, policies, seed, first, count)`` plays deals
+    ``question(q)`` is the run the solve question ``q`` asks for, or None when it asks
+    another mode (one position). ``solve(config, policies, seed, first, count)`` plays deals
     ``first .. first + count - 1`` of ``seed`` (deal ``i`` is the same deal whatever the
     chunk) and solves them: ``(columns, sums)``, ``columns`` one 1-D array per name with a
     row per deal (``value``, ``made``, ``solved`` and the game's own), ``sums`` additive
@@ -357,24 +357,59 @@ class SolveDeals:
     units_per_chunk: int = 250
 
 
-@dataclass(frozen=True, eq=False)
-class Solve:
-    """A game's exact solver, behind ``tapisvert solve GAME`` (Truc's CFR+ solver).
+@dataclass(frozen=True)
+class SolveTableRun:
+    """A ``solve`` question answered by a table solved in waves: ``settings``, the plain
+    values that shape the table (recorded in the run directory: a resume must ask the
+    same)."""
 
-    ``add_arguments(parser)`` declares the game's flags (``--json`` and the executor's
-    run flags are the CLI's); ``check(args)`` raises ValueError on bad input before any
-    work; ``run(args, log)`` returns the JSON document of a question that is not a
-    ``deals`` study (``log`` takes progress lines); ``deals``, when given, is the study
-    the toolkit's executor runs instead when ``deals.question(args)`` names one;
-    ``text(document)`` renders either document for people.
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True, eq=False)
+class SolveTable:
+    """A table solved in waves, each wave's entries reading only earlier waves' (Truc's
+    equity table: scores never go down, so a line of scores reads only the lines above it).
+    The toolkit's executor maps each wave's units over its workers (a Dask cluster, a run
+    directory resumed after a kill), one unit per chunk.
+
+    ``question(q)`` is the run the question asks for, or None when it asks another mode.
+    ``waves(settings)`` lists each wave's units in order (a unit is plain JSON: lists of
+    ints). ``solve(settings, unit, known)`` is a unit's entries ``{key: number}``, a pure
+    function of ``known``, the entries of the earlier waves. ``document(settings, entries,
+    run)`` is the table's JSON document; ``run`` holds ``seconds`` (wall) and ``n_jobs``.
+    ``unit_names``: what a unit is called, plural and singular.
     """
 
-    add_arguments: Callable[[Any], None]
-    check: Callable[[Any], None]
+    question: Callable[[Any], SolveTableRun | None]
+    waves: Callable[[dict[str, Any]], list[list[Any]]]
+    solve: Callable[[dict[str, Any], Any, dict[str, float]], dict[str, float]]
+    document: Callable[[dict[str, Any], dict[str, float], dict[str, Any]], dict]
+    unit_names: tuple[str, str] = ("units", "unit")
+
+
+@dataclass(frozen=True, eq=False)
+class Solve:
+    """A game's exact solver, behind ``tapisvert solve GAME`` (double-dummy, Truc's CFR+).
+
+    ``question`` is a frozen dataclass, the question as data: each field is a flag of the
+    command (``metadata["doc"]`` its help, ``metadata["metavar"]`` and ``metadata["read"]``,
+    a reader of the command line's text, optional; a bool field is a switch, ``--name``, or
+    ``--no-name`` when it defaults to True), and ``__post_init__`` refuses bad input with a
+    ``ValueError`` naming the flag, before any work. A Python caller builds it by keyword.
+    ``run(question, log)`` returns the JSON document of a question that is not a study
+    (``log`` takes progress lines); ``deals`` and ``table``, when given, are the studies
+    the toolkit's executor runs instead when their ``question(q)`` names one (``--json``
+    and the executor's flags are the command line's); ``text(document)`` renders any
+    document for people.
+    """
+
+    question: type
     run: Callable[[Any, Callable[[str], None]], dict]
     text: Callable[[dict], str]
     doc: str = ""
     deals: SolveDeals | None = None
+    table: SolveTable | None = None
 
 
 @dataclass(frozen=True, eq=False)

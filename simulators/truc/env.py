@@ -58,11 +58,10 @@ card or proposal, answer, counter-banco reply, over).
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
-from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, StepState, by_count
+from simulators.core import steps
+from simulators.core.steps import CHANCE, TERMINAL, StepGame, StepGameInfo, TurnState, as_seat
 from simulators.truc import referee as REF
 from simulators.truc import rules as R
 
@@ -74,9 +73,10 @@ ACTION_OF_ANSWER = {code: action for action, code in ANSWER_OF.items()}
 ACTION_NAMES = tuple(f"play {code}" for code in R.RANK_CODES) + (
     "propose", "refuse", "accept", "counter", "keep", "ask")
 
-# Phases of a deal (observation_tensor's last block)
+# Phases of a deal (observation_tensor's last block); _move dispatches on CALL..REPLY
 DEALING, CALL, CARD, ANSWER, REPLY, OVER = -1, 0, 1, 2, 3, 4
 N_PHASES = 5
+PHASE_NAMES = ("dealing", "call", "card", "answer", "reply", "over")  # PHASE_NAMES[phase + 1]
 
 HAND_BLOCK = R.MAX_HANDS * R.N_RANKS
 CALL_BLOCK = 2 * R.CALL_SLOTS
@@ -94,7 +94,7 @@ class TrucStepGame(StepGame):
 
     def __init__(self, config: R.TrucConfig | None = None, *, dealer: int = 1, score_0: int = 0,
                  score_1: int = 0, n_ranks: int = R.N_RANKS, copies: int = R.N_SUITS):
-        config = config or R.TrucConfig()
+        config = steps.checked_config(config, R.TrucConfig)
         if dealer not in (0, 1) or isinstance(dealer, bool):
             raise ValueError(f"dealer must be player 0 or 1, got {dealer!r}")
         for name, score in (("score_0", score_0), ("score_1", score_1)):
@@ -126,9 +126,9 @@ class TrucStepGame(StepGame):
             + R.DECISIONS_PER_CARD * R.N_SLOTS,
             min_utility=-float(top), max_utility=float(top),
             observation_size=OBS_SIZE, information_state_size=INFO_SIZE, zero_sum=True,
-            parameters={**dataclasses.asdict(config), "dealer": self.dealer,
-                        "score_0": self.scores[0], "score_1": self.scores[1],
-                        "n_ranks": self.n_ranks, "copies": self.copies})
+            parameters=steps.game_parameters(config, dealer=self.dealer, score_0=self.scores[0],
+                                             score_1=self.scores[1], n_ranks=self.n_ranks,
+                                             copies=self.copies))
 
     def new_initial_state(self) -> TrucStepState:
         """The deal before its first card is dealt."""
@@ -140,12 +140,21 @@ def step_game(config: R.TrucConfig, **options) -> TrucStepGame:
     return TrucStepGame(config, **options)
 
 
-class TrucStepState(StepState):
-    """One deal in progress: the card call, then proposals, answers and cards."""
+class TrucStepState(TurnState):
+    """One deal in progress: the card call, then proposals, answers and cards.
+
+    The dealer is an option (never drawn: :class:`TurnState` sends every chance move to
+    :meth:`_deal`); ``outcome`` (``R.PLAYED`` ...) is set once the deal is over.
+    """
+
+    NESTED = ("_dealt", "_hands", "_slots")
+    LISTS = ("actions", "_stock", "_calls", "_winners", "_public", "_returns")
+    card_string = staticmethod(R.RANK_CODES.__getitem__)  # a chance outcome is a rank
 
     def __init__(self, game: TrucStepGame):
         self.game = game
-        self._history: list[int] = []
+        self.dealer = game.dealer
+        self.actions: list[int] = []
         self._stock = [game.copies] * game.n_ranks  # cards of each rank not yet dealt
         self._dealt: list[list[int]] = [[]]  # ranks of each hand dealt, in deck order
         self._calls: list[bool] = []
@@ -179,14 +188,12 @@ class TrucStepState(StepState):
         """Each player's points minus the other's (TR-4, TR-5), 0 until the deal is over."""
         return list(self._returns)
 
-    def history(self) -> list[int]:
-        return list(self._history)
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self._phase + 1]
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
         """The next card's rank and its probability (the shuffle's law, TR-1)."""
-        if self._phase != DEALING:
-            return []
-        return by_count(self._stock)
+        return steps.by_count(self._stock)
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to move, ascending."""
@@ -216,59 +223,47 @@ class TrucStepState(StepState):
         return REF.counter_stake(self._stake, self._pending, g.scores[1 - self._proposer],
                                  g.config.target)
 
+    def _illegal(self, action: int, legal: list[int]) -> str:
+        return (f"action {action} ({self._move_string(action)}) is not legal for player "
+                f"{self.current_player()} here; legal: {legal}")
+
     # ------------------------------------------------------------------ moves
 
-    def apply_action(self, action: int) -> None:
-        """Deal a card's rank (chance) or play ``action``; ValueError if it is not legal."""
-        action = int(action)
-        if self._phase == DEALING:
-            if not 0 <= action < self.game.n_ranks or self._stock[action] == 0:
-                raise ValueError(f"chance outcome {action} is not a rank left in the stock "
-                                 f"(ranks left: {[r for r, n in enumerate(self._stock) if n]})")
-            self._deal(action)
-        elif action not in self.legal_actions():
-            raise ValueError(f"action {action} ({self._name(action)}) is not legal for player "
-                             f"{self.current_player()} here; legal: {self.legal_actions()}")
-        elif self._phase == CALL:
-            self._call(action == ASK)
-        elif self._phase == CARD:
-            self._card(action)
-        elif self._phase == ANSWER:
-            self._answer(action)
-        else:
-            self._reply(action)
-        self._history.append(action)
+    def _move(self, action: int) -> None:
+        (self._call, self._card, self._answer, self._reply)[self._phase](action)
 
     def _deal(self, rank: int) -> None:
+        if not 0 <= rank < self.game.n_ranks or self._stock[rank] == 0:
+            raise ValueError(f"chance outcome {rank} is not a rank left in the stock "
+                             f"(ranks left: {[r for r, n in enumerate(self._stock) if n]})")
         self._stock[rank] -= 1
         hand = self._dealt[-1]
         hand.append(rank)
         if len(hand) < R.DEAL_SIZE:
             return
         if self.game.config.card_call:
-            self._phase, self._to_move = CALL, 1 - self.game.dealer  # TR-2: non-dealer first
+            self._phase, self._to_move = CALL, 1 - self.dealer  # TR-2: non-dealer first
         else:
             self._start_play()
 
-    def _call(self, ask: bool) -> None:
-        g, p = self.game, self._to_move
+    def _call(self, action: int) -> None:
+        p, ask = self._to_move, action == ASK
         self._calls.append(ask)
         self._public.append(f"{p}:{'ask' if ask else 'keep'}")
         if not ask:
             self._start_play()  # TR-2: the hands dealt are played
-        elif p != g.dealer:
-            self._to_move = g.dealer  # TR-2: the non-dealer asked, the dealer answers
-        elif R.DEAL_SIZE * (len(self._dealt) + 1) > g.n_cards:
+        elif p != self.dealer:
+            self._to_move = self.dealer  # TR-2: the non-dealer asked, the dealer answers
+        elif R.DEAL_SIZE * (len(self._dealt) + 1) > self.game.n_cards:
             self._end(R.ABANDONED, None, 0)  # TR-2: the stock cannot deal six more cards
         else:
             self._dealt.append([])  # TR-2: both asked, new hands from the stock
             self._phase, self._to_move = DEALING, CHANCE
 
     def _start_play(self) -> None:
-        dealer = self.game.dealer
         hand = self._dealt[-1]
-        self._hands[1 - dealer] = sorted(hand[:R.HAND_SIZE])  # TR-2, deck order
-        self._hands[dealer] = sorted(hand[R.HAND_SIZE:])
+        self._hands[1 - self.dealer] = sorted(hand[:R.HAND_SIZE])  # TR-2, deck order
+        self._hands[self.dealer] = sorted(hand[R.HAND_SIZE:])
         self._before_card(self._leader)
 
     def _before_card(self, player: int) -> None:
@@ -345,50 +340,48 @@ class TrucStepState(StepState):
 
     # ------------------------------------------------------------------ what players see
 
-    def _name(self, action: int) -> str:
+    def _move_string(self, action: int) -> str:
         return ACTION_NAMES[action] if 0 <= action < N_ACTIONS else "unknown"
-
-    def action_to_string(self, player: int, action: int) -> str:
-        if player == CHANCE:
-            return f"deal {R.RANK_CODES[action]}"
-        return self._name(int(action))
 
     def _my_hands(self, player: int) -> list[list[int]]:
         """The ranks ``player`` was dealt in each hand, sorted (he sees a set, not an order)."""
-        start = 0 if player != self.game.dealer else R.HAND_SIZE
+        start = 0 if player != self.dealer else R.HAND_SIZE
         return [sorted(hand[start:start + R.HAND_SIZE]) for hand in self._dealt]
 
     def _header(self, player: int) -> str:
         g = self.game
-        return f"p{player} dealer{g.dealer} scores {g.scores[0]}-{g.scores[1]}"
+        return f"p{player} dealer{self.dealer} scores {g.scores[0]}-{g.scores[1]}"
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` has seen: his hands, the calls, proposals and cards (public)."""
         hands = "/".join(" ".join(R.RANK_CODES[r] for r in h) for h in self._my_hands(player))
         return f"{self._header(player)} hands {hands} | {' '.join(self._public)}"
 
+    def _hand_now(self, player: int) -> list[int]:
+        """The ranks in ``player``'s hand; during the deal and the card call, his last hand."""
+        return self._hands[player] if self._phase not in (DEALING, CALL) else \
+            self._my_hands(player)[-1]
+
     def observation_string(self, player: int) -> str:
         """What ``player`` sees now: his cards in hand, the cards played, stake and phase."""
         played = " ".join(f"{s[4]}:{R.RANK_CODES[s[3]]}" for s in self._slots if s[3] >= 0)
-        hand = self._hands[player] if self._phase not in (DEALING, CALL) else \
-            self._my_hands(player)[-1]
-        phase = ("dealing", "call", "card", "answer", "reply", "over")[self._phase + 1]
-        return (f"{self._header(player)} hand {' '.join(R.RANK_CODES[r] for r in hand)} "
-                f"played [{played}] stake {self._stake} pending {self._pending or self._counter} "
-                f"{phase}")
+        hand = " ".join(R.RANK_CODES[r] for r in self._hand_now(player))
+        return (f"{self._header(player)} hand {hand} played [{played}] stake {self._stake} "
+                f"pending {self._pending or self._counter} {self.phase_name()}")
 
-    def _tensor(self, player: int, size: int) -> np.ndarray:
-        """A tensor of ``size`` starting with [0:2] p one-hot, [2] p deals, [3:5] scores."""
+    def _head(self, player: int, size: int) -> np.ndarray:
+        """A tensor of ``size`` starting with [0:2] p one-hot, [2] p deals, [3:5] scores (not
+        :meth:`TurnState._tensor`'s dealer one-hot: Truc's dealer is fixed for the game)."""
         g = self.game
         t = np.zeros(size, np.float32)
-        t[player] = 1.0
-        t[2] = float(player == g.dealer)
+        t[as_seat(player, R.N_SEATS)] = 1.0
+        t[2] = float(player == self.dealer)
         t[3] = g.scores[player] / g.config.target
         t[4] = g.scores[1 - player] / g.config.target
         return t
 
     def information_state_tensor(self, player: int) -> np.ndarray:
-        t = self._tensor(player, INFO_SIZE)
+        t = self._head(player, INFO_SIZE)
         for k, hand in enumerate(self._my_hands(player)):
             for r in hand:
                 t[5 + k * R.N_RANKS + r] += 1.0 / R.HAND_SIZE
@@ -410,10 +403,8 @@ class TrucStepState(StepState):
 
     def observation_tensor(self, player: int) -> np.ndarray:
         g = self.game
-        t = self._tensor(player, OBS_SIZE)
-        hand = self._hands[player] if self._phase not in (DEALING, CALL) else \
-            self._my_hands(player)[-1]
-        for r in hand:
+        t = self._head(player, OBS_SIZE)
+        for r in self._hand_now(player):
             t[5 + r] += 1.0 / R.HAND_SIZE
         base = 5 + R.N_RANKS
         for s, (_, _, _, rank, who) in enumerate(self._slots):
@@ -426,20 +417,6 @@ class TrucStepState(StepState):
         if self._phase != DEALING:
             t[base + 2 + self._phase] = 1.0
         return t
-
-    def clone(self) -> TrucStepState:
-        other = object.__new__(TrucStepState)
-        other.__dict__.update(self.__dict__)
-        other._history = list(self._history)
-        other._stock = list(self._stock)
-        other._dealt = [list(h) for h in self._dealt]
-        other._calls = list(self._calls)
-        other._hands = [list(h) for h in self._hands]
-        other._winners = list(self._winners)
-        other._slots = [list(s) for s in self._slots]
-        other._public = list(self._public)
-        other._returns = list(self._returns)
-        return other
 
 
 # ---------------------------------------------------------------------------

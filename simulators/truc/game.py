@@ -12,7 +12,16 @@ from functools import partial
 import numpy as np
 import polars as pl
 
-from simulators.core.game import CardArgument, Conformance, Game, Odds, Solve, Tables, Unit
+from simulators.core.game import (
+    CardArgument,
+    Conformance,
+    Game,
+    Odds,
+    Solve,
+    SolveTable,
+    Tables,
+    Unit,
+)
 from simulators.truc import rules as R
 from simulators.truc.metrics import DEAL_METRICS, ODDS_METRICS
 from simulators.truc.observations import POLICY_METHODS
@@ -182,10 +191,13 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describ
 
 
 def _solve_hook() -> Solve:
-    from simulators.truc.solver import command
+    from simulators.truc.solver import command, manche
 
-    return Solve(add_arguments=command.add_arguments, check=command.check, run=command.run,
-                 text=command.text, doc="CFR+ on a deal with the card call; the equity table")
+    table = SolveTable(question=command.equity_question, waves=manche.equity_waves,
+                       solve=manche.solve_equity_group, document=manche.equity_document,
+                       unit_names=("state groups", "state group"))
+    return Solve(question=command.TrucSolveQuestion, run=command.run, text=command.text,
+                 doc="CFR+ on a deal with the card call; the equity table", table=table)
 
 
 def steps(config: R.TrucConfig, **options):

@@ -96,3 +96,66 @@ def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monk
     assert manifest["complete"] and len(manifest["sessions"]) == 2
     assert manifest["sessions"][-1]["chunks_run"] == 8 - kept
     assert manifest["study"]["kind"] == "solve"
+
+
+# ---------------------------------------------------------------- a table solved in waves
+
+TABLE_TIMING = ("seconds", "solver_seconds", "n_jobs")
+TABLE_SITE = f"""
+import os
+if os.environ.get({GATE!r}):  # a test's killed run: every state group waits at the gate
+    import sys
+    sys.path.insert(0, {str(HERE)!r})
+    from gated import _wait_at_gate
+    from simulators.truc.solver import manche
+
+    _solve = manche.solve_states
+
+    def _gated_solve(*args, **kwargs):
+        _wait_at_gate()
+        return _solve(*args, **kwargs)
+
+    manche.solve_states = _gated_solve
+"""
+
+
+def _table_cli(out_dir: Path) -> list[str]:
+    return [sys.executable, "-m", "analysis.cli", "solve", "truc", "--equity", "--recompute",
+            "--lines", "2", "--n-jobs", "2", "--no-progress", "--json", "--out-dir",
+            str(out_dir)]
+
+
+def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path,
+                                                                        monkeypatch):
+    """Truc's equity table is waves of executor studies (``analysis.solve.solve_table``): a
+    run held after its first wave (11-11), killed with SIGKILL and run again reads that wave
+    back and solves the second (10-11 with 11-10); the table is the one solved at once in
+    one process."""
+    from analysis.commands.common import json_value
+    from analysis.solve import solve_table
+    from simulators.core.game import SolveTableRun
+
+    monkeypatch.setenv("TAPISVERT_CACHE", str(tmp_path / "cache"))  # the states it stores
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(TABLE_SITE)
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    out = tmp_path / "killed"
+    kept = kill_when_held(_table_cli(out), str(out / "wave-*" / "sums" / "part-*.parquet"), 1,
+                          HERE)
+    assert kept == 1 and not (out / "wave-01" / "sums" / "part-000000.parquet").exists()
+    resumed = subprocess.run(_table_cli(out), cwd=HERE, capture_output=True, text=True,
+                             timeout=900)
+    assert resumed.returncode == 0, resumed.stderr
+    got = json.loads(resumed.stdout)
+    first = json.loads((out / "wave-00" / "manifest.json").read_text())
+    assert first["study"]["units"] == [[[11, 11]]]
+    assert [s["chunks_run"] for s in first["sessions"]] == [1, 0]  # read back, not solved
+    run = SolveTableRun({"card_call": True, "target": 0.005, "lines": 2})
+    want = solve_table(get_game("truc"), run, progress=False)  # at once, in this process
+    strip = lambda doc: {k: v for k, v in doc.items() if k not in TABLE_TIMING}  # noqa: E731
+    assert strip(got) == json.loads(json.dumps(json_value(strip(want))))
+    solved = [(a, b) for a in range(12) for b in range(12)
+              if got["win_probability"][a][b] is not None]
+    assert solved == [(10, 11), (11, 10), (11, 11)]
+    assert got["largest_exploitability"] <= 0.005

@@ -185,7 +185,7 @@ HANDS = "10P AP; RP DP; VP 9P; 8P 7P"
     (["--deals", "5", "--seed", "-1"], "--seed must be a non-negative"),
     ([], "give --deals N"),
     (["--hands", ";;;", "--trump", "P"], "no card is left"),
-    (["--deals", "many"], "invalid int value"),
+    (["--deals", "many"], "--deals must be an integer, got 'many'"),
     (["--deals", "5", "--players", "4"], "unrecognized arguments"),
     # MA-5: each card on the trick was legal from its player's hand (the hand left plus it)
     (["--hands", "AP; RP DP; VP 9P; 7C", "--trump", "K", "--trick", "10C 8P"],

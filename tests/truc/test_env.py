@@ -5,8 +5,10 @@ No optional extra needed: these tests drive the StepState directly.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from simulators.core.stepcheck import check_round_trip, random_playthrough
 from simulators.core.steps import CHANCE, TERMINAL, make_step_game
 from simulators.truc import rules as R
 from simulators.truc.env import (
@@ -174,6 +176,30 @@ def test_clone_and_history_replay():
     assert copy.current_player() == 0 and len(copy.history()) == 6
     again = game.state_from_history(state.history())
     assert again.information_state_string(1) == state.information_state_string(1)
+
+
+@pytest.mark.parametrize("options", [{}, {"card_call": False, "score_1": 9}, {"n_ranks": 3}])
+def test_random_play_round_trips_through_history_and_clone(options):
+    game = make_step_game(GAME, **options)
+    for child in np.random.SeedSequence(35).spawn(20):
+        final = random_playthrough(game, np.random.default_rng(child))
+        state = game.new_initial_state()
+        for action in final.history():
+            check_round_trip(game, state)
+            state.apply_action(action)
+        check_round_trip(game, state)
+        assert state.returns() == final.returns() and sum(final.returns()) == 0.0
+    copy = final.clone()
+    copy._hands[0].append(99)  # the clone's lists are its own
+    assert 99 not in final._hands[0]
+
+
+def test_a_move_after_the_end_is_refused():
+    state = dealt(TrucStepGame(R.TrucConfig(card_call=False)), (NEUF, DIX, VALET),
+                  (SEPT, HUIT, AS))
+    play(state, PROPOSE, REFUSE)
+    with pytest.raises(ValueError, match="the deal is over"):
+        state.apply_action(PLAY + NEUF)
 
 
 def test_illegal_action_is_refused_with_its_name():

@@ -5,6 +5,7 @@ score-aware policy and ``tapisvert solve truc`` (TR-5, TR-6)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -210,16 +211,22 @@ def test_every_state_is_solved_once_after_the_states_it_reads():
 
 
 def test_the_equity_table_is_written_atomically(tmp_path, monkeypatch, capsys):
-    """``python -m simulators.truc.solver.manche`` writes the table whole: a run that dies
-    before the rename leaves the old table as it was, and no temporary file."""
+    """``bench/truc_equity.py`` writes the table whole: a run that dies before the rename
+    leaves the old table as it was, and no temporary file."""
+    import importlib.util
     import os
 
-    from simulators.truc.solver import manche
+    from analysis import solve
 
+    spec = importlib.util.spec_from_file_location(
+        "truc_equity", Path(__file__).resolve().parents[2] / "bench" / "truc_equity.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
     doc = {"largest_exploitability": 0.001, "seconds": 2.0, "win_probability": [[0.5]]}
-    monkeypatch.setattr(manche, "compute_equity", lambda *args, **kwargs: doc)
+    monkeypatch.setattr(solve, "solve_table", lambda *args, **kwargs: doc)
     out = tmp_path / "equity.json"
-    assert manche.main(["--out", str(out)]) == 0
+    argv = ["--out", str(out), "--out-dir", str(tmp_path / "run")]
+    assert bench.main(argv) == 0
     assert json.loads(out.read_text()) == doc and f"wrote {out}" in capsys.readouterr().out
 
     def killed(*args):
@@ -228,6 +235,6 @@ def test_the_equity_table_is_written_atomically(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(os, "replace", killed)
     doc = {**doc, "seconds": 3.0}
     with pytest.raises(KeyboardInterrupt):
-        manche.main(["--out", str(out)])
+        bench.main(argv)
     assert json.loads(out.read_text())["seconds"] == 2.0
     assert [p.name for p in tmp_path.iterdir()] == ["equity.json"]

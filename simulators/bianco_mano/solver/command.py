@@ -15,6 +15,8 @@ shared flags.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from simulators.bianco_mano import rules as R
@@ -36,26 +38,37 @@ POSITION_MADE_IS = ("side 0 reaches 45 (BM-10): --banked plus the value, plus 5 
 DEFAULT_SIDE = {3: (0,), 4: (0, 2), 5: (0, 2)}
 
 
-def add_arguments(parser) -> None:
-    ddc.add_arguments(
-        parser, example_hands="1R 2B; 3R 1B; 4R 2J; 5R 3J",
-        trump_help="with --hands: the dominant family, R B J V (BM-1; the trump of the trick "
-                   "games); required there (--deals: each deal's own)",
-        leader_help="with --hands: the seat that led the trick in progress, or leads the next "
-                    "one (default 0: the taker leads the first trick, BM-8); play turns "
-                    "clockwise, seat s then s+1",
-        side_help="with --hands: side 0, the taker's side whose points are counted: with 3 "
-                  "hands one seat (default 0), with 4 a partnership 0,2 (default) or 1,3, with "
-                  "5 the taker and his partner (default 0,2)",
-        banked_help="with --hands: points side 0 already holds, its espion and the tricks it "
-                    "won (default 0); only 'made' (45, BM-10) uses it")
-    parser.add_argument("--players", type=int, choices=R.PLAYER_COUNTS,
-                        help="--deals: the player count of the deals (default 4; BM-4..BM-6); "
-                             "--hands: must match the number of hands")
-    parser.add_argument("--bianco-mano", action="store_true",
-                        help="--deals: the rule option bianco_mano (BM-11; the heuristic taker "
-                             "announces when he may); --hands: the taker announced it, 5 more "
-                             "for 'made'")
+@dataclass(frozen=True)
+class BiancoManoSolveQuestion(ddc.DoubleDummyQuestion):
+    """``tapisvert solve bianco-mano``'s question: the shared flags, the player count and the
+    bonus."""
+
+    hands: str | None = ddc.hands_flag("1R 2B; 3R 1B; 4R 2J; 5R 3J")
+    trump: str | None = ddc.flag("with --hands: the dominant family, R B J V (BM-1; the trump "
+                                 "of the trick games); required there (--deals: each deal's "
+                                 "own)")
+    leader: int | None = ddc.flag("with --hands: the seat that led the trick in progress, or "
+                                  "leads the next one (default 0: the taker leads the first "
+                                  "trick, BM-8); play turns clockwise, seat s then s+1", "SEAT")
+    side: str | None = ddc.flag("with --hands: side 0, the taker's side whose points are "
+                                "counted: with 3 hands one seat (default 0), with 4 a "
+                                "partnership 0,2 (default) or 1,3, with 5 the taker and his "
+                                "partner (default 0,2)", "SEATS")
+    banked: int | None = ddc.flag("with --hands: points side 0 already holds, its espion and "
+                                  "the tricks it won (default 0); only 'made' (45, BM-10) uses "
+                                  "it", "N")
+    players: int | None = field(default=None, metadata={
+        "doc": "--deals: the player count of the deals (default 4; BM-4..BM-6); --hands: must "
+               "match the number of hands", "choices": R.PLAYER_COUNTS})
+    bianco_mano: bool = ddc.flag("--deals: the rule option bianco_mano (BM-11; the heuristic "
+                                 "taker announces when he may); --hands: the taker announced "
+                                 "it, 5 more for 'made'", default=False)
+
+    def __post_init__(self) -> None:
+        if ddc.mode(self) == "position":
+            _position(self)
+        else:
+            _config(self)
 
 
 def _check_side(side: tuple[int, ...], n: int) -> None:
@@ -98,13 +111,6 @@ def _why_illegal(dominant: int):
 def _config(args) -> R.BiancoManoConfig:
     return R.BiancoManoConfig(n_players=4 if args.players is None else args.players,
                               bianco_mano=args.bianco_mano)
-
-
-def check(args) -> None:
-    if ddc.mode(args) == "position":
-        _position(args)
-    else:
-        _config(args)
 
 
 def run(args, log) -> dict:
@@ -184,7 +190,7 @@ def deals_document(config: R.BiancoManoConfig, seed: int, count: int, columns, s
 
 
 text = ddc.text
-SOLVE = Solve(add_arguments=add_arguments, check=check, run=run, text=text,
+SOLVE = Solve(question=BiancoManoSolveQuestion, run=run, text=text,
               doc="double-dummy values of the engine's deals or of one position (BM-8..BM-11)",
               deals=SolveDeals(question=_question, solve=solve_deals, document=deals_document,
                                units_per_chunk=ddc.CHUNK))

@@ -13,6 +13,8 @@ hand visible, side 0 maximising and side 1 minimising. See
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from simulators.core import double_dummy_command as ddc
@@ -37,21 +39,30 @@ def _rules():
     return RULES
 
 
-def add_arguments(parser) -> None:
-    ddc.add_arguments(
-        parser, example_hands="10P AP; RP DP; VP 9P; 8P 7P",
-        trump_help="with --hands: the trump, P C K T (a suit) or SA (sans atout); required "
-                   "there (--deals: each deal's own trump)",
-        leader_help="with --hands: the seat (0..3) that led the trick in progress, or leads "
-                    "the next one (default 0); play turns counter-clockwise, seat s then s-1 "
-                    "(MA-5)",
-        side_help="with --hands: side 0, the partners whose points are counted: 0,2 (default) "
-                  "or 1,3",
-        banked_help="with --hands: points side 0 has already won this deal (cards and 1 per "
-                    "trick; default 0); only 'made' (above 34, MA-6) uses it")
-    parser.add_argument("--sans-atout-must-beat", action="store_true",
-                        help="the rule option sans_atout_must_beat (MA-5): in sans atout, beat "
-                             "an opponent who holds the trick when following")
+@dataclass(frozen=True)
+class ManilleSolveQuestion(ddc.DoubleDummyQuestion):
+    """``tapisvert solve manille``'s question: the shared flags and the rule option."""
+
+    hands: str | None = ddc.hands_flag("10P AP; RP DP; VP 9P; 8P 7P")
+    trump: str | None = ddc.flag("with --hands: the trump, P C K T (a suit) or SA (sans "
+                                 "atout); required there (--deals: each deal's own trump)")
+    leader: int | None = ddc.flag("with --hands: the seat (0..3) that led the trick in "
+                                  "progress, or leads the next one (default 0); play turns "
+                                  "counter-clockwise, seat s then s-1 (MA-5)", "SEAT")
+    side: str | None = ddc.flag("with --hands: side 0, the partners whose points are counted: "
+                                "0,2 (default) or 1,3", "SEATS")
+    banked: int | None = ddc.flag("with --hands: points side 0 has already won this deal "
+                                  "(cards and 1 per trick; default 0); only 'made' (above 34, "
+                                  "MA-6) uses it", "N")
+    sans_atout_must_beat: bool = ddc.flag("the rule option sans_atout_must_beat (MA-5): in "
+                                          "sans atout, beat an opponent who holds the trick "
+                                          "when following", default=False)
+
+    def __post_init__(self) -> None:
+        if ddc.mode(self) == "position":
+            _position(self)
+        else:
+            R.ManilleConfig(sans_atout_must_beat=self.sans_atout_must_beat)
 
 
 def _check_side(side: tuple[int, ...], n: int) -> None:
@@ -80,13 +91,6 @@ def _why_illegal(trump: int, must_beat: bool):
         return f"{referee.why_illegal(hand, earlier, seat, trump, card, must_beat)} (MA-5)"
 
     return why
-
-
-def check(args) -> None:
-    if ddc.mode(args) == "position":
-        _position(args)
-    else:
-        R.ManilleConfig(sans_atout_must_beat=args.sans_atout_must_beat)
 
 
 def run(args, log) -> dict:
@@ -145,7 +149,7 @@ def deals_document(config: R.ManilleConfig, seed: int, count: int, columns, sums
 
 
 text = ddc.text
-SOLVE = Solve(add_arguments=add_arguments, check=check, run=run, text=text,
+SOLVE = Solve(question=ManilleSolveQuestion, run=run, text=text,
               doc="double-dummy values of the engine's deals or of one position (MA-5, MA-6)",
               deals=SolveDeals(question=_question, solve=solve_deals, document=deals_document,
                                units_per_chunk=ddc.CHUNK))

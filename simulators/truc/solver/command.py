@@ -4,7 +4,7 @@
     tapisvert solve truc --scores 10,3 --payoff manche --json # chance of the manche
     tapisvert solve truc --scores 0,0 --no-card-call --json   # the deal alone
     tapisvert solve truc --equity --json                      # the shipped table
-    tapisvert solve truc --equity --recompute --n-jobs 2      # recompute it (about an hour)
+    tapisvert solve truc --equity --recompute --n-jobs 2 --out-dir D   # recompute it (an hour)
 
 ``--scores A,B`` are the non-dealer's and the dealer's scores before the
 deal. A solved state is kept in the user cache and loads in seconds.
@@ -12,89 +12,95 @@ deal. A solved state is kept in the user cache and loads in seconds.
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass, field
 
-from simulators.truc.solver.manche import MAX_ITERATIONS, PAYOFFS, TARGET, TARGET_FLOOR
+from simulators.core.game import SolveTableRun
+from simulators.truc.solver.manche import LINES, MAX_ITERATIONS, PAYOFFS, TARGET, TARGET_FLOOR
 from simulators.truc.solver.solutions import DEFAULT_TARGET
 
 
-def _scores(text: str) -> tuple[int, int]:
+def read_scores(text: str) -> tuple[int, int]:
+    """``--scores 10,3`` (or ``10-3``): the non-dealer's and the dealer's scores."""
     try:
         a, b = (int(x) for x in text.replace("-", ",").split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--scores must look like 10,3 (non-dealer, dealer), got {text!r}") from None
-    if not (0 <= a < TARGET and 0 <= b < TARGET):
-        raise argparse.ArgumentTypeError(f"--scores must be in 0..{TARGET - 1}, got {text!r}")
+        raise ValueError(f"--scores must look like 10,3 (non-dealer, dealer), got {text!r}") \
+            from None
     return a, b
 
 
-def add_arguments(parser) -> None:
-    # flags default to None so that check() can tell a flag given from one left out
-    parser.add_argument("--scores", type=_scores, metavar="A,B",
-                        help="the non-dealer's and the dealer's scores before the deal "
-                             "(default 0,0)")
-    parser.add_argument("--payoff", choices=PAYOFFS,
-                        help="points per deal (default), or the chance of winning the manche "
-                             "(with the shipped equity table as the worth of the scores "
-                             "reached)")
-    parser.add_argument("--no-card-call", dest="card_call", action="store_false",
-                        help="solve the deal without the card call (TR-2)")
-    parser.add_argument("--equity", action="store_true",
-                        help="the equity table: the chance of winning the manche from every "
-                             "score and dealer")
-    parser.add_argument("--recompute", action="store_true",
-                        help="solve again instead of loading (with --equity: every state, "
-                             "about an hour on two cores)")
-    parser.add_argument("--target", type=float,
-                        help="exploitability to reach (points per deal, or chance of the "
-                             f"manche; default {DEFAULT_TARGET}, at least {TARGET_FLOOR})")
-    parser.add_argument("--n-jobs", type=int,
-                        help="worker processes for --equity --recompute (default 1)")
+def _flag(doc: str, default=None, **more):
+    return field(default=default, metadata={"doc": doc, **more})
 
 
-def _check_equity_flags(args) -> None:
+@dataclass(frozen=True)
+class TrucSolveQuestion:
+    """``tapisvert solve truc``'s question: one state's deal, or the equity table."""
+
+    scores: tuple[int, int] | None = _flag(
+        "the non-dealer's and the dealer's scores before the deal (default 0,0)",
+        metavar="A,B", read=read_scores)
+    payoff: str | None = _flag(
+        "points per deal (default), or the chance of winning the manche (with the shipped "
+        "equity table as the worth of the scores reached)", choices=PAYOFFS)
+    card_call: bool = _flag("solve the deal without the card call (TR-2)", default=True)
+    equity: bool = _flag("the equity table: the chance of winning the manche from every "
+                         "score and dealer", default=False)
+    recompute: bool = _flag("solve again instead of loading (with --equity: every state, an "
+                            "executor study: --n-jobs, --out-dir, --backend dask; about an "
+                            "hour on two cores)", default=False)
+    lines: int | None = _flag("with --equity --recompute: solve only the top N lines of scores "
+                              "(a + b = 22, 21, ...; default all 23): the states near 12, for "
+                              "a quick check against the shipped table", metavar="N")
+    target: float | None = _flag(f"exploitability to reach (points per deal, or chance of the "
+                                 f"manche; default {DEFAULT_TARGET}, at least {TARGET_FLOOR})")
+
+    def __post_init__(self) -> None:
+        if self.scores is not None:
+            a, b = self.scores
+            if not (0 <= a < TARGET and 0 <= b < TARGET):
+                raise ValueError(f"--scores must be in 0..{TARGET - 1}, got {a},{b}")
+        if self.payoff is not None and self.payoff not in PAYOFFS:
+            raise ValueError(f"--payoff must be one of {', '.join(PAYOFFS)}, got "
+                             f"{self.payoff!r}")
+        target = target_of(self)
+        if not TARGET_FLOOR <= target < 1:
+            raise ValueError(f"--target must be in [{TARGET_FLOOR}, 1), got {target:g}: the "
+                             f"solver stops at its cap of {MAX_ITERATIONS} CFR+ iterations "
+                             "before a smaller exploitability (it falls as about "
+                             "1/iterations)")
+        if self.lines is not None and not (self.equity and self.recompute):
+            raise ValueError("--lines goes with --equity --recompute (the lines of the table "
+                             "to solve)")
+        if self.lines is not None and not 1 <= self.lines <= LINES:
+            raise ValueError(f"--lines must be in 1..{LINES}, got {self.lines}")
+        if self.equity:
+            _check_equity_flags(self)
+        elif self.payoff == "manche" and not self.card_call:
+            raise ValueError("--payoff manche needs the card call: the equity table is solved "
+                             "with it")
+
+
+def _check_equity_flags(q) -> None:
     """The flags of one state are refused with --equity (the table of every state), and
-    --target and --n-jobs without --recompute (the shipped table is read, not solved)."""
-    if not args.card_call:
+    --target without --recompute (the shipped table is read, not solved)."""
+    if not q.card_call:
         raise ValueError("--equity is solved with the card call; drop --no-card-call")
-    if args.scores is not None:
+    if q.scores is not None:
         raise ValueError("--scores picks one state; --equity is the table of every state: "
                          "drop --scores, or drop --equity to solve that state")
-    if args.payoff == "points":
+    if q.payoff == "points":
         raise ValueError("--payoff points does not apply to --equity: the table is the chance "
                          "of winning the manche")
-    if not args.recompute:
-        given = [flag for flag, value in (("--target", args.target), ("--n-jobs", args.n_jobs))
-                 if value is not None]
-        if given:
-            raise ValueError(f"{given[0]} applies to solving: --equity without --recompute "
-                             "reads the shipped table; add --recompute (about an hour on two "
-                             "cores) or drop it")
+    if not q.recompute and q.target is not None:
+        raise ValueError("--target applies to solving: --equity without --recompute reads the "
+                         "shipped table; add --recompute (about an hour on two cores) or "
+                         "drop it")
 
 
-def check(args) -> None:
-    target = target_of(args)
-    if not TARGET_FLOOR <= target < 1:
-        raise ValueError(f"--target must be in [{TARGET_FLOOR}, 1), got {target:g}: the solver "
-                         f"stops at its cap of {MAX_ITERATIONS} CFR+ iterations before a "
-                         "smaller exploitability (it falls as about 1/iterations)")
-    if args.n_jobs is not None and (args.n_jobs == 0 or args.n_jobs < -1):
-        raise ValueError(f"--n-jobs must be -1 or at least 1, got {args.n_jobs}")
-    if args.equity:
-        _check_equity_flags(args)
-        return
-    if args.n_jobs is not None:
-        raise ValueError("--n-jobs sets the worker processes of --equity --recompute; one "
-                         "state is solved in one process: drop --n-jobs")
-    if args.payoff == "manche" and not args.card_call:
-        raise ValueError("--payoff manche needs the card call: the equity table is solved "
-                         "with it")
-
-
-def target_of(args) -> float:
+def target_of(q) -> float:
     """--target, or the default."""
-    return DEFAULT_TARGET if args.target is None else args.target
+    return DEFAULT_TARGET if q.target is None else q.target
 
 
 def run(args, log) -> dict:
@@ -126,14 +132,18 @@ def _forget(path) -> None:
 def _equity(args, log) -> dict:
     from simulators.truc.solver import manche
 
-    if args.recompute:
-        doc = manche.compute_equity(True, target_of(args), args.n_jobs or 1, log=log)
-    else:
-        doc = manche.shipped_equity(True)
-    doc = dict(doc)
+    doc = dict(manche.shipped_equity(True))
     for key in ("win_probability", "exploitability"):
         doc[key] = [[float(x) for x in row] for row in doc[key]]
     return doc
+
+
+def equity_question(q) -> SolveTableRun | None:
+    """``--equity --recompute``: the table's study (see ``manche.EQUITY_TABLE``)."""
+    if not (q.equity and q.recompute):
+        return None
+    return SolveTableRun({"card_call": True, "target": target_of(q),
+                          "lines": LINES if q.lines is None else q.lines})
 
 
 def text(doc: dict) -> str:

@@ -26,7 +26,6 @@ seat 1 deals is ``equity[s0, s1]``, when seat 0 deals ``1 - equity[s1, s0]``.
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,13 +34,13 @@ import numpy as np
 
 from simulators.core.cfr import cfrplus as cfr
 from simulators.core.cfr.tree import TERMINAL
-from simulators.core.files import write_atomically
 from simulators.truc.solver.deal import DealSpec, build_deal_tree
 from simulators.truc.solver.round import REDEAL, build_round_tree, round_values, set_redeal
 
 TARGET = 12
 PAYOFFS = ("points", "manche")
 ZERO = TARGET  # index of "no points" (a null deal) in a scoring's values
+LINES = 2 * TARGET - 1  # lines of scores a + b = 22 .. 0, the table's waves
 MAX_ITERATIONS = 3000  # CFR+ iterations a state gets before it stops, target reached or not
 TARGET_FLOOR = 0.0005
 """The smallest exploitability target a state may be given. CFR+'s exploitability falls as
@@ -210,24 +209,6 @@ def _table_name(card_call: bool) -> str:
     return "equity.json" if card_call else "equity_no_card_call.json"
 
 
-def _solve_group(states, equity, card_call, target, resume=False):
-    """One process's share of the table: solve, store, return the figures (with
-    ``resume``, states already stored with these settings are read back instead)."""
-    from simulators.truc.solver.solutions import load_state, store_state
-
-    if resume:
-        found = [load_state(s, "manche", card_call, target) for s in states]
-        if all(f is not None for f in found):
-            return [(f.scores, f.value, f.exploitability, f.iterations, f.seconds)
-                    for f in found]
-    results, solvers = solve_states(states, "manche", equity, card_call, target,
-                                    keep_solvers=True)
-    for result, solver in zip(results, solvers, strict=True):
-        if result.exploitability <= target:  # stopped at the cap above it: not a solution
-            store_state(result, solver)
-    return [(r.scores, r.value, r.exploitability, r.iterations, r.seconds) for r in results]
-
-
 def _needs(state) -> set:
     """The states whose equity the manche scoring of ``state`` reads."""
     a, b = state
@@ -241,45 +222,60 @@ def _groups():
             for b in range(a, TARGET)]
 
 
-def compute_equity(card_call: bool = True, target: float = 0.005, n_jobs: int = 1,
-                   log=None, resume: bool = False) -> dict:
-    """Solve every state, each as soon as the states its payoffs read are solved (module
-    docstring); store each state's strategy in the cache; return the table (see
-    :func:`table_document`). ``resume`` reads back states stored by an interrupted run."""
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+def equity_waves(settings: dict) -> list[list[list[list[int]]]]:
+    """The table's waves: the groups of one line of scores a + b each, from 22 down to 0
+    (the first ``settings["lines"]`` of them). A state reads only states with more points
+    (:func:`_needs`), all on earlier lines."""
+    lines: dict[int, list] = {}
+    for group in _groups():
+        lines.setdefault(sum(group[0]), []).append([list(s) for s in group])
+    return [lines[total] for total in sorted(lines, reverse=True)][:settings.get("lines", LINES)]
 
+
+def _key(state, what: str) -> str:
+    return f"{state[0]},{state[1]}:{what}"
+
+
+def solve_equity_group(settings: dict, group, known: dict[str, float]) -> dict[str, float]:
+    """One group of the table (a state and its mirror), solved with the equities of the
+    states above it (``known``, keys ``"a,b:value"``): each state's value, exploitability,
+    CFR+ iterations and seconds. A state that reaches the target is kept in the user cache
+    (``solutions.store_state``), where the score-aware policy finds it."""
+    from simulators.truc.solver.solutions import store_state
+
+    card_call, target = bool(settings["card_call"]), float(settings["target"])
     equity = np.full((TARGET, TARGET), np.nan)
-    exploit = np.full((TARGET, TARGET), np.nan)
-    iterations = np.zeros((TARGET, TARGET), dtype=np.int64)
-    seconds = np.zeros((TARGET, TARGET))
-    began = time.perf_counter()
-    workers = n_jobs if n_jobs > 0 else (os.cpu_count() or 1)
-    pending = sorted(_groups(), key=lambda g: -sum(g[0]))  # near 12 first
-    solved: set = set()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        running = {}
-        while pending or running:
-            for group in [g for g in pending
-                          if all(n in solved or n in g for s in g for n in _needs(s))]:
-                if len(running) >= workers:
-                    break
-                pending.remove(group)
-                running[pool.submit(_solve_group, group, equity.copy(), card_call, target,
-                                    resume)] = group
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                running.pop(future)
-                for scores, value, expl, its, secs in future.result():
-                    equity[scores], exploit[scores] = value, expl
-                    iterations[scores], seconds[scores] = its, secs
-                    solved.add(tuple(scores))
-                    if log:
-                        log(f"{scores[0]}-{scores[1]}: chance {value:.4f}, exploitability "
-                            f"{expl:.5f}, {its} iterations, {secs:.0f} s "
-                            f"({len(solved)}/{TARGET * TARGET} states, "
-                            f"{time.perf_counter() - began:.0f} s so far)")
-    return table_document(equity, exploit, iterations, seconds, card_call, target,
-                          time.perf_counter() - began, n_jobs)
+    for key, value in known.items():
+        state, what = key.split(":")
+        if what == "value":
+            a, b = map(int, state.split(","))
+            equity[a, b] = value
+    states = [tuple(s) for s in group]
+    results, solvers = solve_states(states, "manche", equity, card_call, target,
+                                    keep_solvers=True)
+    out = {}
+    for r, solver in zip(results, solvers, strict=True):
+        if r.exploitability <= target:  # stopped at the cap above it: not a solution
+            store_state(r, solver)
+        out |= {_key(r.scores, "value"): r.value, _key(r.scores, "exploitability"):
+                r.exploitability, _key(r.scores, "iterations"): float(r.iterations),
+                _key(r.scores, "seconds"): r.seconds}
+    return out
+
+
+def equity_document(settings: dict, entries: dict[str, float], run: dict) -> dict:
+    """The table's document (:func:`table_document`) from every state's entries."""
+    arrays = {what: np.full((TARGET, TARGET), np.nan)
+              for what in ("value", "exploitability", "iterations", "seconds")}
+    for key, value in entries.items():
+        state, what = key.split(":")
+        if what in arrays:
+            a, b = map(int, state.split(","))
+            arrays[what][a, b] = value
+    return table_document(arrays["value"], arrays["exploitability"],
+                          np.nan_to_num(arrays["iterations"]).astype(np.int64),
+                          np.nan_to_num(arrays["seconds"]), bool(settings["card_call"]),
+                          float(settings["target"]), float(run["seconds"]), int(run["n_jobs"]))
 
 
 def table_document(equity, exploit, iterations, seconds, card_call, target, wall, n_jobs):
@@ -315,30 +311,3 @@ def shipped_equity(card_call: bool = True) -> dict:
     doc["win_probability"] = np.asarray(doc["win_probability"], dtype=np.float64)
     doc["exploitability"] = np.asarray(doc["exploitability"], dtype=np.float64)
     return doc
-
-
-def main(argv=None) -> int:
-    """Recompute the equity table: ``python -m simulators.truc.solver.manche [--n-jobs 2]``."""
-    import argparse
-    import json
-
-    parser = argparse.ArgumentParser(description="Recompute Truc's equity table.")
-    parser.add_argument("--n-jobs", type=int, default=2)
-    parser.add_argument("--target", type=float, default=0.005)
-    parser.add_argument("--no-card-call", action="store_true")
-    parser.add_argument("--out", type=Path, help="default: the package's data/ table")
-    parser.add_argument("--resume", action="store_true",
-                        help="read back the states an interrupted run stored")
-    args = parser.parse_args(argv)
-    card_call = not args.no_card_call
-    doc = compute_equity(card_call, args.target, args.n_jobs,
-                         log=lambda m: print(m, flush=True), resume=args.resume)
-    out = args.out or DATA / _table_name(card_call)
-    write_atomically(out, json.dumps(doc, indent=1))  # a killed run keeps the old table
-    print(f"wrote {out}: largest exploitability {doc['largest_exploitability']:.5f}, "
-          f"{doc['seconds']:.0f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
