@@ -117,6 +117,20 @@ class DoubleDummyQuestion:
     side: str | None = flag("with --hands: side 0, the seats whose points are counted", "SEATS")
     banked: int | None = flag("with --hands: points side 0 already holds", "N")
 
+    def __post_init__(self) -> None:
+        if mode(self) == "position":
+            self.read_position()
+        else:
+            self.deals_config()
+
+    def read_position(self):
+        """The position of ``--hands``, read and checked (a ValueError naming the flag)."""
+        raise NotImplementedError
+
+    def deals_config(self):
+        """The rule config of ``--deals`` (a ValueError naming the option)."""
+        raise NotImplementedError
+
 
 def hands_flag(example: str):
     """``hands`` with a game's example position."""

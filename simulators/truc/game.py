@@ -12,16 +12,7 @@ from functools import partial
 import numpy as np
 import polars as pl
 
-from simulators.core.game import (
-    CardArgument,
-    Conformance,
-    Game,
-    Odds,
-    Solve,
-    SolveTable,
-    Tables,
-    Unit,
-)
+from simulators.core.game import CardArgument, Conformance, Game, Odds, Solve, Tables, Unit
 from simulators.truc import rules as R
 from simulators.truc.metrics import DEAL_METRICS, ODDS_METRICS
 from simulators.truc.observations import POLICY_METHODS
@@ -191,6 +182,7 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describ
 
 
 def _solve_hook() -> Solve:
+    from simulators.core.game import SolveTable
     from simulators.truc.solver import command, manche
 
     table = SolveTable(question=command.equity_question, waves=manche.equity_waves,

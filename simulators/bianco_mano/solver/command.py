@@ -64,11 +64,11 @@ class BiancoManoSolveQuestion(ddc.DoubleDummyQuestion):
                                  "taker announces when he may); --hands: the taker announced "
                                  "it, 5 more for 'made'", default=False)
 
-    def __post_init__(self) -> None:
-        if ddc.mode(self) == "position":
-            _position(self)
-        else:
-            _config(self)
+    def read_position(self):
+        return _position(self)
+
+    def deals_config(self) -> R.BiancoManoConfig:
+        return _config(self)
 
 
 def _check_side(side: tuple[int, ...], n: int) -> None:

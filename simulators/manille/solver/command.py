@@ -58,11 +58,11 @@ class ManilleSolveQuestion(ddc.DoubleDummyQuestion):
                                           "sans atout, beat an opponent who holds the trick "
                                           "when following", default=False)
 
-    def __post_init__(self) -> None:
-        if ddc.mode(self) == "position":
-            _position(self)
-        else:
-            R.ManilleConfig(sans_atout_must_beat=self.sans_atout_must_beat)
+    def read_position(self):
+        return _position(self)
+
+    def deals_config(self) -> R.ManilleConfig:
+        return R.ManilleConfig(sans_atout_must_beat=self.sans_atout_must_beat)
 
 
 def _check_side(side: tuple[int, ...], n: int) -> None:
