@@ -49,22 +49,28 @@ def test_the_same_document_on_a_dask_local_cluster():
     assert _values(local) == _values(remote)
 
 
-SITE = f"""
+def gated_site(module: str, function: str) -> str:
+    """A ``sitecustomize`` that holds ``module.function`` at ``gated``'s gate in every
+    process of a test's killed run (unset in the resumed and reference runs)."""
+    return f"""
 import os
-if os.environ.get({GATE!r}):  # a test's killed run: every solve waits at the gate
+if os.environ.get({GATE!r}):
     import sys
     sys.path.insert(0, {str(HERE)!r})
     from gated import _wait_at_gate
-    from simulators.core import double_dummy
+    from {module.rpartition(".")[0]} import {module.rpartition(".")[2]} as _held
 
-    _solve = double_dummy.solve
+    _function = _held.{function}
 
-    def _gated_solve(*args, **kwargs):
+    def _gated(*args, **kwargs):
         _wait_at_gate()
-        return _solve(*args, **kwargs)
+        return _function(*args, **kwargs)
 
-    double_dummy.solve = _gated_solve
+    _held.{function} = _gated
 """
+
+
+SITE = gated_site("simulators.core.double_dummy", "solve")
 
 
 def _cli(out_dir: Path | None) -> list[str]:
@@ -101,22 +107,7 @@ def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monk
 # ---------------------------------------------------------------- a table solved in waves
 
 TABLE_TIMING = ("seconds", "solver_seconds", "n_jobs")
-TABLE_SITE = f"""
-import os
-if os.environ.get({GATE!r}):  # a test's killed run: every state group waits at the gate
-    import sys
-    sys.path.insert(0, {str(HERE)!r})
-    from gated import _wait_at_gate
-    from simulators.truc.solver import manche
-
-    _solve = manche.solve_states
-
-    def _gated_solve(*args, **kwargs):
-        _wait_at_gate()
-        return _solve(*args, **kwargs)
-
-    manche.solve_states = _gated_solve
-"""
+TABLE_SITE = gated_site("simulators.truc.solver.manche", "solve_states")
 
 
 def _table_cli(out_dir: Path) -> list[str]:
