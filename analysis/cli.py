@@ -59,8 +59,8 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "SCALE_VARIABLE", "Parser", "UsageE
            "parse_typed", "parse_value", "scaled", "show", "size_scale", "typed_options",
            "typed_params", "write_table"]
 
-VERBS = ("simulate", "compare", "sweep", "tune", "odds", "report", "solve", "env_check",
-         "discovery")
+VERBS = ("simulate", "compare", "sweep", "tune", "odds", "report", "solve", "learn",
+         "env_check", "discovery")
 """The verb modules of :mod:`analysis.commands`, in the order ``tapisvert --help`` lists
 their subcommands (imported when the parser is built)."""
 

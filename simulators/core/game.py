@@ -432,6 +432,8 @@ class Game:
     random_policy : the registry name of random legal play (conformance).
     odds : the odds hook, or ``None`` if the game has no odds command yet.
     solve : the exact solver hook (``tapisvert solve``), or ``None``.
+    learn : the learned players (:class:`simulators.core.learn.spec.LearnSpec`: ``tapisvert
+        learn``, the ``net`` policy), or ``None``.
     steps : ``config -> StepGame`` (:mod:`simulators.core.steps`): the game one move at a
         time, for the PettingZoo and OpenSpiel environments, or ``None``. It may take
         keyword options beyond the config (``steps(config, **extra)``, e.g. a reduced
@@ -456,6 +458,7 @@ class Game:
     random_policy: str = "random"
     odds: Odds | None = None
     solve: Solve | None = None
+    learn: Any = None
     steps: Callable[[Any], Any] | None = None
     rules_doc: str = ""
     partnerships: Callable[[Any], tuple[tuple[int, ...], ...]] | None = None

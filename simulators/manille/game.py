@@ -23,6 +23,7 @@ from simulators.core.pimc import (
 )
 from simulators.manille import rules as R
 from simulators.manille.env import ManilleSteps
+from simulators.manille.learn import LEARN, NetPolicy
 from simulators.manille.metrics import DEAL_METRICS, odds_metrics, play_metrics
 from simulators.manille.observations import POLICY_METHODS
 from simulators.manille.policies import POLICIES
@@ -212,9 +213,9 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=_odds_metrics,
 
 GAME = Game(
     name="manille", title="Manille coincée", config=R.ManilleConfig,
-    policies={**POLICIES, "pimc": PimcPolicy},
+    policies={**POLICIES, "pimc": PimcPolicy, "net": NetPolicy},
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS, players=lambda config: R.N_SEATS,
-    rules_doc="docs/rules/manille.md", solve=SOLVE,
+    rules_doc="docs/rules/manille.md", solve=SOLVE, learn=LEARN,
     steps=ManilleSteps,  # one deal, one move at a time (env.py): the game-AI environments
     partnerships=lambda config: ((0, 2), (1, 3)),  # MA-2: partners face to face
 )

@@ -63,6 +63,15 @@ class PimcPolicy(pimc.PimcSettings, HeuristicPolicy):
         return pimc.card_play(obs, lambda i: self._play_row(obs, i))
 
     def _play_row(self, obs, i: int) -> int:
+        values = self.card_values(obs, i)
+        if values.shape == ():  # one card worth playing
+            return int(values)
+        return _best_card(values, int(obs.legal[i]))
+
+    def card_values(self, obs, i: int) -> np.ndarray:
+        """(32,) row ``i``'s mean points of his team over the worlds after each legal card
+        (-1 for the others), or a 0-d array holding the one card worth playing when every
+        world says so (``pimc.only_move``)."""
         seat, trump = int(obs.seat[i]), int(obs.trump[i])
         duties = R.duties(trump, obs.sans_atout_must_beat)
         team = (TEAM_OF_SEAT != TEAM_OF_SEAT[seat]).astype(np.int64)  # side 0: his team
@@ -79,9 +88,8 @@ class PimcPolicy(pimc.PimcSettings, HeuristicPolicy):
                           direction=dd.COUNTER_CLOCKWISE, trick=seen.trick)
         only = pimc.only_move(pos)
         if only >= 0:
-            return only
-        values = dd.card_values(pos).astype(np.float64).mean(axis=0)
-        return _best_card(values, int(obs.legal[i]))
+            return np.array(only)
+        return dd.card_values(pos).astype(np.float64).mean(axis=0)
 
     def _worlds(self, gen, hand, played, seat, others, sizes, cannot_hold) -> np.ndarray:
         unknown = np.array(bits.cards_of(int(ALL & ~hand & ~played)), dtype=np.int64)

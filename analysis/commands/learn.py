@@ -1,0 +1,171 @@
+"""``tapisvert learn GAME generate|train|certify``: learned players (:mod:`analysis.learn`).
+
+    tapisvert learn manille generate --deals 2000 --worlds 8 --out-dir runs/net --n-jobs 2
+    tapisvert learn manille train --out-dir runs/net
+    tapisvert learn manille certify --out-dir runs/net --deals 2000 --n-jobs 2
+
+``generate`` is a study of the executor (``--n-jobs``, ``--backend dask``, resumed from
+``--out-dir``); ``train`` needs the ``[learn]`` extra; ``certify`` plays the trained net
+against the heuristic and the teacher's policy, duplicate, on deals of another seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from analysis.commands.common import UsageError, json_value
+from analysis.commands.study import run_options, run_parser
+from simulators.core.game import get_game
+from simulators.core.rng import DEFAULT_SEED
+
+CERTIFY_SEED = DEFAULT_SEED + 1  # certificates on deals the labels never saw
+
+
+def _log(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1 or len(sizes) > 4:
+        raise argparse.ArgumentTypeError(f"must be 1 to 4 layer widths like 128,128, got "
+                                         f"{text!r}")
+    return sizes
+
+
+def _options(args, study: str) -> dict:
+    """The executor's options, the study's own directory checked (``OUT/<study>``)."""
+    return run_options(argparse.Namespace(**{**vars(args), "out_dir": args.out_dir / study}))
+
+
+def _generate(args, game) -> dict:
+    from analysis.learn import LABELS, generate
+
+    options = _options(args, LABELS)
+    return generate(game, units=getattr(args, game.units[0].name), seed=args.seed,
+                    decisions=tuple(args.decisions.split(",")) if args.decisions else None,
+                    teacher={"worlds": args.worlds}, behaviour=args.behaviour,
+                    out_dir=args.out_dir, **options)
+
+
+def _train(args, game) -> dict:
+    from analysis.learn import train
+
+    decisions = args.decisions.split(",") if args.decisions else list(game.learn.decisions)
+    out = {}
+    for decision in decisions:
+        doc = train(game, args.out_dir, decision, hidden=args.hidden, epochs=args.epochs,
+                    seed=args.seed, log=_log)
+        out[decision] = doc
+    return {"game": game.name, "decisions": out}
+
+
+def _certify(args, game) -> dict:
+    from analysis.learn import certify
+
+    against = tuple(args.against.split(","))
+    for b in against:
+        _options(args, f"certify-{b}")
+    options = _options(args, f"certify-{against[0]}")
+    return certify(game, args.out_dir, units=getattr(args, game.units[0].name),
+                   seed=args.seed, against=against, **options)
+
+
+ACTIONS = {"generate": _generate, "train": _train, "certify": _certify}
+
+
+def run(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    if args.out_dir is None:
+        raise UsageError(f"learn {args.action} needs --out-dir DIR (the labels, the weights "
+                         "and the certificate live there)")
+    try:
+        doc = ACTIONS[args.action](args, game)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        return json.dumps(json_value(doc), indent=1)
+    return _text(args.action, doc)
+
+
+def _text(action: str, doc: dict) -> str:
+    if action == "generate":
+        rows = ", ".join(f"{n:,} {d} rows" for d, n in doc["rows"].items())
+        return (f"{doc['game']}: {doc['units']:,} units labelled ({rows}) in "
+                f"{doc['seconds']:.0f} s -> {doc['labels']}")
+    if action == "train":
+        lines = []
+        for d, t in doc["decisions"].items():
+            last = t["history"][t["epoch"] - 1]
+            held = (f", held-out agreement {last['holdout_agreement']:.3f}, regret "
+                    f"{last['holdout_regret']:.4f}" if "holdout_agreement" in last else "")
+            lines.append(f"{d}: {t['parameters']:,} parameters ({t['bytes']:,} bytes), epoch "
+                         f"{t['epoch']} of {t['epochs']} kept{held} -> {t['weights']}")
+        return "\n".join(lines)
+    lines = [f"{doc['game']}: net against each opponent, duplicate, {doc['units']:,} units of "
+             f"seed {doc['seed']} (net's seats {doc['seats']})"]
+    for b, c in doc["against"].items():
+        lines.append(f"  vs {b}: {c['mean']:+.3f} [{c['low']:+.3f}, {c['high']:+.3f}] per unit "
+                     f"(n={c['n']})")
+    return "\n".join(lines)
+
+
+def add_parser(commands, scope, run_parent) -> None:
+    """learn GAME generate|train|certify, for the games with learned players."""
+    learners = [g for g in scope if g.learn is not None]
+    if not learners:
+        return
+    learn = commands.add_parser("learn", help="learned players: label states with a strong "
+                                "teacher, train a small net, certify it (duplicate)")
+    games_of = learn.add_subparsers(dest="game", required=True, metavar="GAME")
+    for g in learners:
+        unit = g.units[0]
+        sub = games_of.add_parser(g.name, help=f"{g.title}'s nets ({', '.join(g.learn.decisions)})")
+        actions = sub.add_subparsers(dest="action", required=True, metavar="ACTION")
+        gen = actions.add_parser("generate", parents=[run_parser()],
+                                 help="label states with the teacher (an executor study)")
+        gen.add_argument(f"--{unit.name}", type=_positive, required=True, metavar="N",
+                         help=f"{unit.name} played by the behaviour policy")
+        gen.add_argument("--worlds", type=_positive, default=8,
+                         help="the teacher's worlds per decision (default 8)")
+        gen.add_argument("--seed", type=int, default=DEFAULT_SEED)
+        gen.add_argument("--behaviour", default="heuristic",
+                         help="the policy that plays while states are recorded (default "
+                              "heuristic; 'net' for a round of DAgger)")
+        gen.add_argument("--decisions", help=f"comma-separated, default all: "
+                                             f"{', '.join(g.learn.decisions)}")
+        tr = actions.add_parser("train", help="fit the nets (needs the [learn] extra)")
+        tr.add_argument("--out-dir", type=Path, help="the directory of 'generate'")
+        tr.add_argument("--decisions", help="comma-separated, default all")
+        tr.add_argument("--epochs", type=_positive, default=30)
+        tr.add_argument("--hidden", type=_hidden, default=(128, 128),
+                        help="hidden layer widths (default 128,128)")
+        tr.add_argument("--seed", type=int, default=2026, help="the training's seed")
+        tr.add_argument("--json", action="store_true", help="print one JSON object")
+        cert = actions.add_parser("certify", parents=[run_parser()],
+                                  help="the trained net against the heuristic and the teacher, "
+                                       "duplicate, on fresh deals")
+        cert.add_argument(f"--{unit.name}", type=_positive, required=True, metavar="N")
+        cert.add_argument("--against", default="heuristic",
+                          help="comma-separated opponents (default heuristic; e.g. "
+                               "heuristic,pimc)")
+        cert.add_argument("--seed", type=int, default=CERTIFY_SEED,
+                          help=f"seed of the deals (default {CERTIFY_SEED}, not the labels')")
+        sub.set_defaults(run=run)
+    learn.set_defaults(run=run)

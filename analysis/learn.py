@@ -1,0 +1,252 @@
+"""``tapisvert learn GAME generate|train|certify``: learned players, from labels to a
+certificate (the game's :class:`~simulators.core.learn.spec.LearnSpec`; names no game).
+
+* **generate** — a study of the executor (``--n-jobs``, ``--backend dask``, resumed from
+  ``--out-dir`` after a kill, ``--progress``): units played by the behaviour policy at
+  every seat, each decision the nets make labelled by the teacher (its value of every
+  legal action). A chunk keeps its rows in ``OUT/labels/labels-<decision>/part-*``;
+* **train** — a multi-layer perceptron per decision (scikit-learn's ``MLPRegressor``, the
+  ``[learn]`` extra), seeded, fitted to each row's action values centred on their legal
+  mean (a row's level does not matter, only which action is better and by how much);
+  the last ``holdout`` share of the chunks (units the training never saw) measures it at
+  every epoch: the share of rows where the net picks one of the teacher's best actions,
+  and the teacher's value lost by the net's pick (its regret). Writes
+  ``OUT/weights-<decision>.npz`` (loaded by the ``net`` policy, plain numpy) and
+  ``OUT/train-<decision>.json`` (the log);
+* **certify** — the net against the heuristic and against the teacher's policy on fresh
+  deals (another seed), duplicate (:func:`analysis.compare.duplicate_comparison`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from analysis.experiment import Experiment
+from analysis.runner import Study, map_chunks
+from simulators.core.game import Game
+from simulators.core.learn import mlp
+from simulators.core.learn.spec import Recorder
+
+LABELS = "labels"
+TRAIN_SEED = 2026
+
+
+def _table(decision: str) -> str:
+    return f"labels-{decision}"
+
+
+class LabelStudy(Study):
+    """Units played by the behaviour at every seat, the nets' decisions labelled."""
+
+    kind = "learn-labels"
+
+    def __init__(self, experiment: Experiment, decisions: tuple[str, ...],
+                 teacher: dict[str, Any], chunk: int):
+        self.arms, self.decisions, self.teacher = (experiment,), tuple(decisions), dict(teacher)
+        self.tables = tuple(_table(d) for d in self.decisions)
+        self._chunk = chunk
+
+    @property
+    def default_chunk(self) -> int:
+        return self._chunk
+
+    def settings(self) -> dict[str, Any]:
+        return {"decisions": list(self.decisions), "teacher": self.teacher}
+
+    def reduce_chunk(self, first: int, count: int):
+        exp = self.base
+        spec = exp.game.learn
+        recorder = Recorder(spec, self.decisions, spec.teacher(**self.teacher))
+        behaviour = exp.per_seat()
+        wrapped = {id(p): spec.recording(p, recorder) for p in behaviour}
+        policies = tuple(wrapped[id(p)] for p in behaviour)
+        exp.unit.play(exp.config, policies[0] if len(wrapped) == 1 else policies, first,
+                      count, exp.seed)
+        sums, tables = {"units": float(count)}, {}
+        for d in self.decisions:
+            columns = recorder.columns(d)
+            n = len(columns["features"])
+            sums[f"rows:{d}"] = float(n)
+            tables[_table(d)] = pl.DataFrame({
+                "first_unit": np.full(n, first, np.int64),
+                "features": columns["features"], "legal": columns["legal"],
+                "values": columns["values"]})
+        return sums, tables
+
+
+def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | None = None,
+             teacher: dict[str, Any] | None = None, behaviour: str = "heuristic",
+             out_dir: str | Path, chunk_size: int | None = None, n_jobs: int = 1,
+             backend: str = "loky", scheduler: str | None = None,
+             progress: bool | None = None) -> dict[str, Any]:
+    """Label ``units`` units of ``seed`` (see the module docstring); the run's figures."""
+    spec = _spec(game)
+    decisions = tuple(spec.decisions) if decisions is None else tuple(decisions)
+    unknown = [d for d in decisions if d not in spec.decisions]
+    if unknown:
+        raise ValueError(f"{game.name} has no learned decision {unknown[0]!r} (decisions: "
+                         f"{', '.join(spec.decisions)})")
+    exp = Experiment(game, policies=behaviour, size=units, seed=seed)
+    study = LabelStudy(exp, decisions, teacher or {}, chunk=chunk_size or 10)
+    began = time.perf_counter()
+    result = map_chunks(study, Path(out_dir) / LABELS, n_jobs=n_jobs, backend=backend,
+                        scheduler=scheduler, progress=progress, chunk_size=chunk_size)
+    return {"game": game.name, "units": result.units, "seed": seed, "behaviour": behaviour,
+            "teacher": teacher or {}, "rows": {d: int(result.totals[f"rows:{d}"])
+                                               for d in decisions},
+            "labels": str(Path(out_dir) / LABELS), "seconds": time.perf_counter() - began}
+
+
+def _spec(game: Game):
+    if game.learn is None:
+        raise ValueError(f"{game.name} has no learned players (yet)")
+    return game.learn
+
+
+def read_labels(out_dir: str | Path, decision: str) -> pl.DataFrame:
+    """Every labelled row of one decision, in unit order."""
+    folder = Path(out_dir) / LABELS / _table(decision)
+    parts = sorted(folder.glob("part-*.parquet"))
+    if not parts:
+        raise ValueError(f"no labels of the {decision} decision in {str(folder)!r}: run "
+                         "'tapisvert learn GAME generate --out-dir' with that directory first")
+    return pl.concat([pl.read_parquet(p) for p in parts]).sort("first_unit", maintain_order=True)
+
+
+def _arrays(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    x = np.asarray(frame["features"].to_numpy(), np.float32)
+    legal = np.asarray(frame["legal"].to_numpy(), bool)
+    values = np.asarray(frame["values"].to_numpy(), np.float64)
+    return x, legal, values
+
+
+def centred(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """Each row's legal values minus their mean (illegal: 0): what the net fits."""
+    v = np.where(legal, values, 0.0)
+    mean = v.sum(axis=1, keepdims=True) / legal.sum(axis=1, keepdims=True)
+    return np.where(legal, v - mean, 0.0)
+
+
+def agreement(scores: np.ndarray, values: np.ndarray, legal: np.ndarray,
+              tolerance: float = 1e-9) -> tuple[float, float]:
+    """(share of rows where the net's pick is one of the teacher's best, mean regret: the
+    teacher's best value minus that of the net's pick)."""
+    scores = np.where(legal, scores, -np.inf)
+    pick = scores.argmax(axis=1)
+    v = np.where(legal, values, -np.inf)
+    best = v.max(axis=1)
+    got = values[np.arange(len(pick)), pick]
+    return float(np.mean(got >= best - tolerance)), float(np.mean(best - got))
+
+
+def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, ...] = (128, 128),
+          epochs: int = 30, seed: int = TRAIN_SEED, holdout: float = 0.1,
+          log=None) -> dict[str, Any]:
+    """Fit one decision's net to the labels in ``out_dir`` (module docstring); the log."""
+    try:
+        from sklearn.neural_network import MLPRegressor
+    except ImportError:
+        raise ValueError("training needs the optional extra [learn]: "
+                         "pip install -e \".[learn]\"") from None
+    spec = _spec(game)
+    if decision not in spec.decisions:
+        raise ValueError(f"{game.name} has no learned decision {decision!r}")
+    frame = read_labels(out_dir, decision)
+    chunks = np.unique(frame["first_unit"].to_numpy())
+    n_held = max(1, int(round(holdout * len(chunks)))) if len(chunks) > 1 else 0
+    held = frame["first_unit"].is_in(chunks[len(chunks) - n_held:].tolist()).to_numpy()
+    x, legal, values = _arrays(frame)
+    y = centred(values, legal)
+    mean = x[~held].mean(axis=0)
+    scale = x[~held].std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    z = (x - mean) / scale
+    regressor = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", solver="adam",
+                             batch_size=min(256, max(1, int((~held).sum()))),
+                             learning_rate_init=1e-3, alpha=1e-4, random_state=seed,
+                             shuffle=True)
+    history, best, kept = [], None, None
+    began = time.perf_counter()
+    for epoch in range(1, epochs + 1):
+        regressor.partial_fit(z[~held], y[~held])
+        row = {"epoch": epoch, "loss": float(regressor.loss_)}
+        if held.any():
+            row["holdout_agreement"], row["holdout_regret"] = agreement(
+                regressor.predict(z[held]).reshape(held.sum(), -1), values[held], legal[held])
+        history.append(row)
+        if log:
+            log(f"{decision} epoch {epoch}/{epochs}: loss {row['loss']:.4f}"
+                + (f", held-out agreement {row['holdout_agreement']:.3f}, regret "
+                   f"{row['holdout_regret']:.4f}" if held.any() else ""))
+        score = row.get("holdout_regret", -epoch)
+        if best is None or score < best:
+            best = score
+            kept = ([w.astype(np.float32) for w in regressor.coefs_],
+                    [b.astype(np.float32) for b in regressor.intercepts_], epoch)
+    d = spec.decisions[decision]
+    meta = {"game": game.name, "decision": decision, "n_features": d.n_features,
+            "n_actions": d.n_actions, "hidden": list(hidden), "epoch": kept[2],
+            "epochs": epochs, "seed": seed, "rows": int((~held).sum()),
+            "holdout_rows": int(held.sum()), "teacher": spec.teacher_doc}
+    net = mlp.Mlp(mean.astype(np.float32), scale.astype(np.float32), tuple(kept[0]),
+                  tuple(kept[1]), meta)
+    path = Path(out_dir) / f"weights-{decision}.npz"
+    mlp.save(path, net)
+    doc = {**meta, "weights": str(path), "bytes": path.stat().st_size,
+           "parameters": net.n_parameters, "history": history,
+           "seconds": time.perf_counter() - began}
+    from simulators.core.files import write_atomically
+
+    write_atomically(Path(out_dir) / f"train-{decision}.json", json.dumps(doc, indent=1))
+    return doc
+
+
+def net_policy(out_dir: str | Path, decision: str) -> dict[str, Any]:
+    """The ``net`` policy playing the weights trained in ``out_dir``."""
+    path = Path(out_dir).absolute() / f"weights-{decision}.npz"
+    if not path.is_file():
+        raise ValueError(f"no trained weights {str(path)!r}: run 'tapisvert learn GAME train "
+                         "--out-dir' with that directory first")
+    return {"name": "net", "params": {"weights": str(path)}}
+
+
+def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
+            against: tuple[str, ...] = ("heuristic",), n_jobs: int = 1,
+            chunk_size: int | None = None, backend: str = "loky", scheduler: str | None = None,
+            progress: bool | None = None) -> dict[str, Any]:
+    """The trained net (``net`` with ``out_dir``'s weights) at one partnership's seats (or
+    seat 0) against each opponent at the others, duplicate (seats rotated, the same cards),
+    on ``units`` units of ``seed``: the net's gain per unit with its 95% interval. Each
+    comparison is a study in ``OUT/certify-<opponent>`` (resumed after a kill)."""
+    from analysis.compare import duplicate_comparison
+
+    spec = _spec(game)
+    net = net_policy(out_dir, next(iter(spec.decisions)))
+    teams = game.teams(game.make_config())
+    seats = tuple(teams[0]) if teams else (0,)
+    for b in against:
+        game.make_policy(b)  # an unknown opponent is refused before any work
+    out: dict[str, Any] = {}
+    began = time.perf_counter()
+    for b in against:
+        base = Experiment(game, policies=b, size=units, seed=seed)
+        found = duplicate_comparison(base, net, b, seats=seats, n_jobs=n_jobs,
+                                     chunk_size=chunk_size, backend=backend,
+                                     scheduler=scheduler, progress=progress,
+                                     out_dir=Path(out_dir) / f"certify-{b}")
+        out[b] = {"mean": found.difference.value, "low": found.difference.low,
+                  "high": found.difference.high, "n": found.n, "p_value": found.p_value,
+                  "net_mean": found.a.value, "opponent_mean": found.b.value}
+    doc = {"game": game.name, "units": units, "seed": seed, "seats": list(seats),
+           "weights": net["params"]["weights"], "against": out,
+           "seconds": time.perf_counter() - began}
+    from simulators.core.files import write_atomically
+
+    write_atomically(Path(out_dir) / "certificate.json", json.dumps(doc, indent=1))
+    return doc

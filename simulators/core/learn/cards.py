@@ -1,0 +1,48 @@
+"""Card features of the 32-card trick games (a card is ``4 * rank + suit``), for nets.
+
+Suits are put in a canonical order before a net sees them: the trump suit first, the
+others in their order (a deal without trump keeps the order), so the net learns one
+suit's play, not four. :data:`CANONICAL` ``[t]`` maps a card to its canonical index
+under trump ``t`` (0..3, or 4 for none); it is its own inverse (a swap of two suits).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+N_CARDS = 32
+_SUITS = np.arange(N_CARDS) % 4
+_RANKS = np.arange(N_CARDS) // 4
+
+
+def _swap(trump: int) -> np.ndarray:
+    if trump >= 4:
+        return np.arange(N_CARDS)
+    suit = np.where(_SUITS == trump, 0, np.where(_SUITS == 0, trump, _SUITS))
+    return 4 * _RANKS + suit
+
+
+CANONICAL = np.stack([_swap(t) for t in range(5)])
+
+
+def mask_bits(masks: np.ndarray) -> np.ndarray:
+    """(B,) uint32 card masks as (B, 32) float32 0/1 columns."""
+    m = np.asarray(masks).astype(np.int64)
+    return ((m[:, None] >> np.arange(N_CARDS)) & 1).astype(np.float32)
+
+
+def canonical(columns: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """(B, 32) card columns in each row's canonical suit order (``trump`` (B,) 0..4)."""
+    return np.take_along_axis(columns, CANONICAL[np.asarray(trump, np.int64)], axis=1)
+
+
+def from_canonical(index: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """Canonical card indices (B,) back to the table's cards."""
+    return CANONICAL[np.asarray(trump, np.int64), np.asarray(index, np.int64)]
+
+
+def one_hot(values: np.ndarray, size: int) -> np.ndarray:
+    """(B,) ints in 0..size-1 as (B, size) float32."""
+    out = np.zeros((len(values), size), np.float32)
+    out[np.arange(len(values)), np.asarray(values, np.int64)] = 1.0
+    return out

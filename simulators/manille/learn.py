@@ -1,0 +1,146 @@
+"""Manille's learned player: the card play (MA-5) distilled from PIMC (``tapisvert learn``).
+
+The net sees one row per card to play (:func:`card_features`, suits in the canonical order
+of :mod:`simulators.core.learn.cards`: the trump suit first): his hand and his legal
+cards; every card each seat played so far, by relation to him (himself, the next to play
+after him, his partner, the one before him); the cards of the trick in progress by who
+played them; sans atout or not; his position in the trick; the trick number; whether his
+team takes (MA-3); the contre level (MA-4); whether his partner holds the trick. The
+teacher is :class:`~simulators.manille.solver.pimc.PimcPolicy`: each legal card's mean
+points of his team over the worlds (MA-6 counts card points and 1 per trick), solved
+double-dummy. The policy ``net`` plays the cards from the shipped weights (or a file of
+its own, ``weights``) and makes the trump choice and the contre as the heuristic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulators.core.dispatch import forwards
+from simulators.core.learn import cards as C
+from simulators.core.learn.spec import Decision, LearnSpec
+from simulators.core.params import param
+from simulators.manille import rules as R
+from simulators.manille.policies import HeuristicPolicy
+
+GAME = "manille"
+SHIPPED = Path(__file__).parent / "data" / "net_card.npz"
+N_CARD_FEATURES = 32 + 32 + 4 * 32 + 3 * 32 + 1 + 4 + 8 + 1 + 3 + 1
+
+
+def _by_relation(obs, only_current: bool) -> np.ndarray:
+    """(B, 4, 32): the cards each seat played (the deal, or only the trick in progress), by
+    its relation to the player: 0 himself, then 1, 2, 3 seats after him in seat numbers
+    (play turns from seat s to s - 1, MA-5: 3 plays right after him, 2 is his partner)."""
+    plays, leaders = np.asarray(obs.plays), np.asarray(obs.leaders)
+    b = len(plays)
+    out = np.zeros((b, 4, C.N_CARDS), np.float32)
+    tricks = [obs.trick] if only_current else range(plays.shape[1])
+    me = np.asarray(obs.seat, np.int64)
+    for t in tricks:
+        for j in range(4):
+            card = plays[:, t, j].astype(np.int64)
+            rows = np.flatnonzero((card >= 0) & (leaders[:, t] >= 0))
+            seat = (leaders[rows, t].astype(np.int64) - j) % 4
+            out[rows, (seat - me[rows]) % 4, card[rows]] = 1.0
+    return out
+
+
+def card_features(obs) -> np.ndarray:
+    """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
+    trump = np.asarray(obs.trump, np.int64)
+    b = len(trump)
+    deal = _by_relation(obs, only_current=False)
+    trick = _by_relation(obs, only_current=True)[:, 1:]
+    columns = [C.canonical(C.mask_bits(obs.hand), trump),
+               C.canonical(C.mask_bits(obs.legal), trump)]
+    columns += [C.canonical(deal[:, r], trump) for r in range(4)]
+    columns += [C.canonical(trick[:, r], trump) for r in range(3)]
+    columns += [(trump == R.SANS_ATOUT).astype(np.float32)[:, None],
+                C.one_hot(np.full(b, obs.position), 4), C.one_hot(np.full(b, obs.trick), 8),
+                np.asarray(obs.taking, np.float32)[:, None],
+                C.one_hot(np.asarray(obs.contre_level, np.int64), 3),
+                np.asarray(obs.partner_holds, np.float32)[:, None]]
+    return np.concatenate(columns, axis=1)
+
+
+def card_legal(obs) -> np.ndarray:
+    """(B, 32) bool: the legal cards, canonical order."""
+    return C.canonical(C.mask_bits(obs.legal), obs.trump) > 0
+
+
+def card_teacher_values(teacher, obs, i: int) -> np.ndarray | None:
+    """PIMC's mean points after each legal card of row ``i`` (canonical order, NaN where
+    illegal); None where every world has one card worth playing."""
+    values = teacher.card_values(obs, i)
+    if values.shape == ():
+        return None
+    legal = C.mask_bits(np.asarray(obs.legal[i:i + 1]))[0] > 0
+    values = np.where(legal, values, np.nan)
+    return values[C.CANONICAL[int(obs.trump[i])]]
+
+
+def card_action(obs, index: np.ndarray) -> np.ndarray:
+    return C.from_canonical(index, obs.trump).astype(np.int8)
+
+
+CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
+                card_teacher_values, card_action)
+
+
+def teacher(worlds: int = 8, seed: int = 0):
+    """PIMC with ``worlds`` worlds per decision: the card play's teacher."""
+    from simulators.manille.solver.pimc import PimcPolicy
+
+    return PimcPolicy(worlds=worlds, seed=seed)
+
+
+@forwards("behaviour", "choose", "contre", "costly")
+@dataclass(frozen=True, eq=False)
+class RecordingPolicy:
+    """The behaviour policy, each card-play batch shown to the recorder first."""
+
+    behaviour: Any
+    recorder: Any
+    uses_noise = True  # the teacher's worlds are seeded by the row's noise
+
+    def play(self, obs):
+        self.recorder.see("card", obs)
+        return self.behaviour.play(obs)
+
+
+LEARN = LearnSpec(decisions={"card": CARD}, teacher=teacher, recording=RecordingPolicy,
+                  shipped={"card": SHIPPED},
+                  teacher_doc="PIMC (simulators/manille/solver/pimc.py): each legal card's "
+                              "mean points of the player's team over sampled worlds solved "
+                              "double-dummy")
+
+
+@cache
+def _net(path: str):
+    return LEARN.load(GAME, "card", path or None)
+
+
+@dataclass(frozen=True)
+class NetPolicy(HeuristicPolicy):
+    """Cards played by a small net distilled from PIMC (module docstring); the trump choice
+    and the contre are the heuristic's."""
+
+    weights: str = param("", doc="the card-play weights file (.npz) made by 'tapisvert learn "
+                                 "manille train'; empty: the net shipped with the package")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        try:
+            _net(self.weights)
+        except ValueError as error:
+            raise ValueError(f"NetPolicy.weights: {error}") from None
+
+    def play(self, obs):
+        net = _net(self.weights)
+        return card_action(obs, net.best(card_features(obs), card_legal(obs)))

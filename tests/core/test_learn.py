@@ -1,0 +1,59 @@
+"""The learned players' core (simulators/core/learn): the numpy net and its weights file,
+the canonical suit order of the trick games' card features."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulators.core.learn import cards as C
+from simulators.core.learn import mlp
+
+
+def _net(meta=None) -> mlp.Mlp:
+    w0 = np.array([[1.0, -1.0], [0.0, 2.0], [1.0, 1.0]], np.float32)  # 3 features, 2 hidden
+    w1 = np.array([[1.0, 0.0, -1.0], [0.5, 1.0, 0.0]], np.float32)  # 3 actions
+    return mlp.Mlp(np.array([1.0, 0.0, 0.0], np.float32), np.array([2.0, 1.0, 1.0], np.float32),
+                   (w0, w1), (np.zeros(2, np.float32), np.array([0.0, 0.0, 0.5], np.float32)),
+                   meta or {"game": "g", "decision": "d", "n_features": 3, "n_actions": 3})
+
+
+def test_the_net_scores_by_hand():
+    """x = (3, 1, 0): standardised (1, 1, 0); hidden relu(1*1 + 1*0, -1 + 2) = (1, 1);
+    scores (1 + 0.5, 0 + 1, -1 + 0 + 0.5) = (1.5, 1, -0.5)."""
+    net = _net()
+    assert net.scores(np.array([[3.0, 1.0, 0.0]])).tolist() == [[1.5, 1.0, -0.5]]
+    assert net.best(np.array([[3.0, 1.0, 0.0]] * 2), np.array([[1, 1, 1], [0, 1, 1]])).tolist() \
+        == [0, 1]  # the best legal action
+    assert net.n_parameters == 6 + 2 + 6 + 3
+
+
+def test_weights_round_trip_and_refuse_what_does_not_fit(tmp_path):
+    path = tmp_path / "w.npz"
+    mlp.save(path, _net())
+    again = mlp.load(path, game="g", decision="d", n_features=3, n_actions=3)
+    assert again.scores(np.array([[3.0, 1.0, 0.0]])).tolist() == [[1.5, 1.0, -0.5]]
+    with pytest.raises(ValueError, match="holds a net for game 'g', not 'other'"):
+        mlp.load(path, game="other", decision="d", n_features=3, n_actions=3)
+    with pytest.raises(ValueError, match="holds a net for decision 'd', not 'bid'"):
+        mlp.load(path, game="g", decision="bid", n_features=3, n_actions=3)
+    with pytest.raises(ValueError, match="wrong shape: 3 features and 3 actions, this player "
+                                         "needs 4 and 3"):
+        mlp.load(path, game="g", decision="d", n_features=4, n_actions=3)
+    with pytest.raises(ValueError, match="no weights file"):
+        mlp.load(tmp_path / "none.npz", game="g", decision="d", n_features=3, n_actions=3)
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="is not a weights file"):
+        mlp.load(tmp_path / "bad.npz", game="g", decision="d", n_features=3, n_actions=3)
+
+
+def test_the_canonical_suit_order_puts_the_trump_first_and_is_its_own_inverse():
+    # a card is 4 * rank + suit: with trump 2, suit 2 <-> suit 0, suits 1 and 3 stay
+    assert C.CANONICAL[2][[0, 1, 2, 3, 4, 6]].tolist() == [2, 1, 0, 3, 6, 4]
+    assert C.CANONICAL[4].tolist() == list(range(32))  # no trump: the table's order
+    for t in range(5):
+        assert (C.CANONICAL[t][C.CANONICAL[t]] == np.arange(32)).all()
+    columns = C.mask_bits(np.array([1 << 2 | 1 << 5, 1 << 2], np.uint32))
+    canon = C.canonical(columns, np.array([2, 4]))
+    assert np.flatnonzero(canon[0]).tolist() == [0, 5] and np.flatnonzero(canon[1]).tolist() == [2]
+    assert C.from_canonical(np.array([0, 2]), np.array([2, 4])).tolist() == [2, 2]

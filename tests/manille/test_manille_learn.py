@@ -1,0 +1,159 @@
+"""Manille's learned player (simulators/manille/learn.py): the card features read on the
+engine's own batches, PIMC's labels, the net policy's refusals, and (with the [learn] extra)
+generate -> train -> certify -> play end to end."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from extras import require_extra
+
+from simulators.core.learn import cards as C
+from simulators.manille import learn as L
+from simulators.manille import rules as R
+from simulators.manille.engine import simulate_deals
+from simulators.manille.policies import HeuristicPolicy
+from tests.cli_run import run_cli
+
+
+class _Keep:
+    """A recorder that keeps a copy of the card-play observations it is shown (the engine
+    goes on writing its own arrays: the play so far grows)."""
+
+    def __init__(self):
+        self.seen = []
+
+    def see(self, name, obs):
+        assert name == "card"
+        self.seen.append(obs._replace(**{k: v.copy() for k, v in obs._asdict().items()
+                                         if isinstance(v, np.ndarray)}))
+
+
+def _observations(n_deals=40, seed=3):
+    keep = _Keep()
+    simulate_deals(R.ManilleConfig(), L.RecordingPolicy(HeuristicPolicy(), keep), n_deals, seed)
+    return keep.seen
+
+
+def test_the_card_features_read_the_batch_as_the_rules_say():
+    """On every card-play batch of 40 deals: the hand and the legal cards (MA-5) as the
+    engine holds them; the deal's cards by who played them add up to the cards played, his
+    own never in his hand; the trick in progress holds ``position`` cards, the last of them
+    played by the seat right before him (play turns from s to s - 1, MA-5: seat + 1)."""
+    batches = _observations()
+    assert len(batches) == 32  # 8 tricks x 4 positions
+    for obs in batches:
+        f = L.card_features(obs)
+        assert f.shape == (len(obs.hand), L.N_CARD_FEATURES) and f.dtype == np.float32
+        trump = np.asarray(obs.trump, np.int64)
+        back = lambda cols, trump=trump: C.canonical(cols, trump)  # noqa: E731 (an involution)
+        hand, legal = back(f[:, :32]), back(f[:, 32:64])
+        assert (hand == C.mask_bits(obs.hand)).all() and (legal == C.mask_bits(obs.legal)).all()
+        deal = np.stack([back(f[:, 64 + 32 * r:96 + 32 * r]) for r in range(4)], axis=1)
+        assert (deal.sum(axis=1) == C.mask_bits(obs.played)).all()
+        assert not (deal[:, 0] * C.mask_bits(obs.hand)).any()
+        trick = np.stack([back(f[:, 192 + 32 * r:224 + 32 * r]) for r in range(3)], axis=1)
+        assert (trick.sum(axis=(1, 2)) == obs.position).all()
+        assert (trick.sum(axis=1) == C.mask_bits(obs.table)).all()
+        if obs.position:
+            last = obs.plays[:, obs.trick, obs.position - 1]
+            assert (trick[np.arange(len(last)), 0, last] == 1).all()
+        flags = f[:, 288:]
+        assert (flags[:, 0] == (trump == R.SANS_ATOUT)).all()
+        assert (flags[:, 1 + obs.position] == 1).all() and (flags[:, 5 + obs.trick] == 1).all()
+
+
+def test_pimc_labels_every_legal_card_and_only_those():
+    teacher = L.teacher(worlds=2, seed=1)
+    obs = _observations(4)[9]  # trick 2, third to play: several legal cards in most rows
+    labelled = 0
+    for i in range(len(obs.hand)):
+        values = L.card_teacher_values(teacher, obs, i)
+        if values is None:
+            continue
+        labelled += 1
+        legal = C.canonical(C.mask_bits(obs.legal[i:i + 1]), obs.trump[i:i + 1])[0] > 0
+        assert (np.isnan(values) == ~legal).all()
+        assert ((values[legal] >= 0) & (values[legal] <= 68)).all()  # his team's points (MA-6)
+    assert labelled >= 1
+
+
+def test_the_net_policy_refuses_a_missing_or_foreign_weights_file(tmp_path):
+    done = run_cli(["simulate", "manille", "--policy", "net", "--param",
+                    f"weights={tmp_path / 'none.npz'}", "--deals", "10"])
+    err = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(err) == 1 and done.stdout == ""
+    assert "NetPolicy.weights: no weights file" in err[0]
+    from simulators.core.learn import mlp
+
+    net = mlp.Mlp(np.zeros(3, np.float32), np.ones(3, np.float32),
+                  (np.zeros((3, 32), np.float32),), (np.zeros(32, np.float32),),
+                  {"game": "bianco-mano", "decision": "card"})
+    mlp.save(tmp_path / "other.npz", net)
+    done = run_cli(["simulate", "manille", "--policy", "net", "--param",
+                    f"weights={tmp_path / 'other.npz'}", "--deals", "10"])
+    err = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(err) == 1
+    assert "net for game 'bianco-mano', not 'manille'" in err[0]
+    done = run_cli(["learn", "manille", "train", "--out-dir", str(tmp_path / "empty")])
+    assert done.returncode == 2 and "no labels of the card decision" in done.stderr
+
+
+@pytest.mark.extras
+def test_generate_train_certify_and_play_end_to_end(tmp_path):
+    """CI-sized: 6 deals labelled by PIMC with 1 world, 2 epochs of a 16-unit net, its
+    certificate against the heuristic on 20 deals, and the net at every seat playing only
+    legal cards (the engine refuses any other)."""
+    require_extra("learn", "sklearn")
+    out = tmp_path / "net"
+    done = run_cli(["learn", "manille", "generate", "--deals", "6", "--worlds", "1",
+                    "--chunk-size", "3", "--out-dir", str(out), "--json"])
+    assert done.returncode == 0, done.stderr
+    gen = json.loads(done.stdout)
+    assert gen["units"] == 6 and gen["rows"]["card"] > 30
+    done = run_cli(["learn", "manille", "train", "--out-dir", str(out), "--epochs", "2",
+                    "--hidden", "16", "--json"])
+    assert done.returncode == 0, done.stderr
+    trained = json.loads(done.stdout)["decisions"]["card"]
+    assert len(trained["history"]) == 2 and trained["parameters"] == 306 * 16 + 16 + 16 * 32 + 32
+    done = run_cli(["learn", "manille", "certify", "--out-dir", str(out), "--deals", "20",
+                    "--json"])
+    assert done.returncode == 0, done.stderr
+    cert = json.loads(done.stdout)
+    assert cert["against"]["heuristic"]["n"] == 20 and cert["seats"] == [0, 2]
+    policy = L.NetPolicy(weights=str(out / "weights-card.npz"))
+    batch = simulate_deals(R.ManilleConfig(), policy, 50, seed=9)
+    assert len(batch.table) == 50
+
+
+def test_the_double_dummy_regret_reads_every_card_from_the_true_deal():
+    """The first card's best value is the defence's double-dummy points from the first card
+    (68 less the taking team's, MA-6: the dealer's right leads, MA-5); every regret is at
+    least 0, and the last card of a deal is forced (no regret counted)."""
+    from simulators.core import double_dummy as dd
+    from simulators.manille.solver import deal_positions
+    from simulators.manille.solver.regret import card_regrets, summary
+
+    batch = simulate_deals(R.ManilleConfig(), HeuristicPolicy(), 12, seed=4)
+    regrets, best = card_regrets(batch.arrays)
+    taking = dd.solve(deal_positions(batch.arrays)).astype(np.float64)
+    assert (best[:, 0, 0] == 68 - taking).all()
+    assert (regrets[~np.isnan(regrets)] >= 0).all() and np.isnan(regrets[:, 7, 3]).all()
+    found = summary(regrets)
+    assert found["card_plays"] == int((~np.isnan(regrets)).sum()) > 12 * 16
+
+
+@pytest.mark.parametrize("sans_atout_must_beat", [False, True])
+def test_the_shipped_net_loads_and_plays_only_legal_cards_at_every_seat(sans_atout_must_beat):
+    """The package's weights, with no extra installed: the net alone at every seat, and beside
+    the heuristic and the random player (the engine refuses any illegal card, MA-5)."""
+    from simulators.manille.policies import RandomPolicy
+
+    net = L.NetPolicy()
+    config = R.ManilleConfig(sans_atout_must_beat=sans_atout_must_beat)
+    assert len(simulate_deals(config, net, 300, seed=6).table) == 300
+    mixed = simulate_deals(config, [net, HeuristicPolicy(), net, RandomPolicy()], 300, seed=7)
+    assert len(mixed.table) == 300
+    assert L.LEARN.load("manille", "card").n_features == L.N_CARD_FEATURES
