@@ -71,22 +71,33 @@ class LabelStudy(Study):
         sums, tables = {"units": float(count)}, {}
         for d in self.decisions:
             columns = recorder.columns(d)
-            n = len(columns["features"])
+            n = len(columns["values"]) if columns else 0
             sums[f"rows:{d}"] = float(n)
-            tables[_table(d)] = pl.DataFrame({
-                "first_unit": np.full(n, first, np.int64),
-                "features": columns["features"], "legal": columns["legal"],
-                "values": columns["values"]})
+            tables[_table(d)] = pl.DataFrame({"first_unit": np.full(n, first, np.int64),
+                                              **columns})
         return sums, tables
 
 
+def labels_dir(out_dir: str | Path, round_no: int) -> Path:
+    """Round 0 (the heuristic's states): ``OUT/labels``; DAgger round k: ``OUT/labels-k``."""
+    return Path(out_dir) / (LABELS if round_no == 0 else f"{LABELS}-{round_no}")
+
+
 def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | None = None,
-             teacher: dict[str, Any] | None = None, behaviour: str = "heuristic",
+             teacher: dict[str, Any] | None = None, round_no: int = 0,
              out_dir: str | Path, chunk_size: int | None = None, n_jobs: int = 1,
              backend: str = "loky", scheduler: str | None = None,
              progress: bool | None = None) -> dict[str, Any]:
-    """Label ``units`` units of ``seed`` (see the module docstring); the run's figures."""
+    """Label ``units`` units of ``seed`` (see the module docstring); the run's figures.
+    Round 0 plays the heuristic; round k > 0 (DAgger) plays the net trained so far in
+    ``out_dir``, on seed ``seed + k`` (its own states, other deals)."""
     spec = _spec(game)
+    if round_no < 0:
+        raise ValueError(f"--round must be at least 0, got {round_no}")
+    behaviour: Any = "heuristic"
+    if round_no > 0:
+        behaviour = net_policy(out_dir, next(iter(spec.decisions)))
+        seed = seed + round_no
     decisions = tuple(spec.decisions) if decisions is None else tuple(decisions)
     unknown = [d for d in decisions if d not in spec.decisions]
     if unknown:
@@ -95,12 +106,13 @@ def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | 
     exp = Experiment(game, policies=behaviour, size=units, seed=seed)
     study = LabelStudy(exp, decisions, teacher or {}, chunk=chunk_size or 10)
     began = time.perf_counter()
-    result = map_chunks(study, Path(out_dir) / LABELS, n_jobs=n_jobs, backend=backend,
-                        scheduler=scheduler, progress=progress, chunk_size=chunk_size)
-    return {"game": game.name, "units": result.units, "seed": seed, "behaviour": behaviour,
-            "teacher": teacher or {}, "rows": {d: int(result.totals[f"rows:{d}"])
-                                               for d in decisions},
-            "labels": str(Path(out_dir) / LABELS), "seconds": time.perf_counter() - began}
+    where = labels_dir(out_dir, round_no)
+    result = map_chunks(study, where, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                        progress=progress, chunk_size=chunk_size)
+    return {"game": game.name, "units": result.units, "seed": seed, "round": round_no,
+            "behaviour": behaviour, "teacher": teacher or {},
+            "rows": {d: int(result.totals[f"rows:{d}"]) for d in decisions},
+            "labels": str(where), "seconds": time.perf_counter() - began}
 
 
 def _spec(game: Game):
@@ -110,20 +122,26 @@ def _spec(game: Game):
 
 
 def read_labels(out_dir: str | Path, decision: str) -> pl.DataFrame:
-    """Every labelled row of one decision, in unit order."""
-    folder = Path(out_dir) / LABELS / _table(decision)
-    parts = sorted(folder.glob("part-*.parquet"))
+    """Every labelled row of one decision, every round, in (round, unit) order."""
+    parts = []
+    for folder in sorted(Path(out_dir).glob(f"{LABELS}*")):
+        round_no = 0 if folder.name == LABELS else int(folder.name.rsplit("-", 1)[1])
+        for path in sorted((folder / _table(decision)).glob("part-*.parquet")):
+            frame = pl.read_parquet(path)
+            if frame.height:
+                parts.append(frame.with_columns(pl.lit(round_no, pl.Int64).alias("round")))
     if not parts:
-        raise ValueError(f"no labels of the {decision} decision in {str(folder)!r}: run "
+        raise ValueError(f"no labels of the {decision} decision in {str(out_dir)!r}: run "
                          "'tapisvert learn GAME generate --out-dir' with that directory first")
-    return pl.concat([pl.read_parquet(p) for p in parts]).sort("first_unit", maintain_order=True)
+    return pl.concat(parts).sort("round", "first_unit", maintain_order=True)
 
 
-def _arrays(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    x = np.asarray(frame["features"].to_numpy(), np.float32)
-    legal = np.asarray(frame["legal"].to_numpy(), bool)
+def arrays(decision, frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features, legal, values) of labelled rows, the features by today's encoder."""
+    obs = decision.restore({c: frame[c].to_numpy() for c in frame.columns
+                            if c not in ("first_unit", "round", "values")})
     values = np.asarray(frame["values"].to_numpy(), np.float64)
-    return x, legal, values
+    return decision.features(obs), decision.legal(obs), values
 
 
 def centred(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -158,14 +176,15 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     if decision not in spec.decisions:
         raise ValueError(f"{game.name} has no learned decision {decision!r}")
     frame = read_labels(out_dir, decision)
-    chunks = np.unique(frame["first_unit"].to_numpy())
+    d = spec.decisions[decision]
+    key = frame["round"].to_numpy() * 10**12 + frame["first_unit"].to_numpy()  # one per chunk
+    chunks = np.unique(key)
     n_held = max(1, int(round(holdout * len(chunks)))) if len(chunks) > 1 else 0
-    held = frame["first_unit"].is_in(chunks[len(chunks) - n_held:].tolist()).to_numpy()
-    x, legal, values = _arrays(frame)
+    held = np.isin(key, chunks[len(chunks) - n_held:])
+    x, legal, values = arrays(d, frame)
     y = centred(values, legal)
     mean = x[~held].mean(axis=0)
-    scale = x[~held].std(axis=0)
-    scale[scale < 1e-6] = 1.0
+    scale = np.ones_like(mean)  # 0/1 features: centred, not scaled (a rare one would blow up)
     z = (x - mean) / scale
     regressor = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", solver="adam",
                              batch_size=min(256, max(1, int((~held).sum()))),
@@ -189,7 +208,6 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
             best = score
             kept = ([w.astype(np.float32) for w in regressor.coefs_],
                     [b.astype(np.float32) for b in regressor.intercepts_], epoch)
-    d = spec.decisions[decision]
     meta = {"game": game.name, "decision": decision, "n_features": d.n_features,
             "n_actions": d.n_actions, "hidden": list(hidden), "epoch": kept[2],
             "epochs": epochs, "seed": seed, "rows": int((~held).sum()),

@@ -55,12 +55,12 @@ def _options(args, study: str) -> dict:
 
 
 def _generate(args, game) -> dict:
-    from analysis.learn import LABELS, generate
+    from analysis.learn import generate, labels_dir
 
-    options = _options(args, LABELS)
+    options = _options(args, labels_dir(".", args.round).name)
     return generate(game, units=getattr(args, game.units[0].name), seed=args.seed,
                     decisions=tuple(args.decisions.split(",")) if args.decisions else None,
-                    teacher={"worlds": args.worlds}, behaviour=args.behaviour,
+                    teacher={"worlds": args.worlds}, round_no=args.round,
                     out_dir=args.out_dir, **options)
 
 
@@ -145,9 +145,10 @@ def add_parser(commands, scope, run_parent) -> None:
         gen.add_argument("--worlds", type=_positive, default=8,
                          help="the teacher's worlds per decision (default 8)")
         gen.add_argument("--seed", type=int, default=DEFAULT_SEED)
-        gen.add_argument("--behaviour", default="heuristic",
-                         help="the policy that plays while states are recorded (default "
-                              "heuristic; 'net' for a round of DAgger)")
+        gen.add_argument("--round", type=int, default=0,
+                         help="0 (default): the heuristic plays while states are recorded; "
+                              "k > 0: a DAgger round, the net trained so far in --out-dir "
+                              "plays (its own states) on seed + k")
         gen.add_argument("--decisions", help=f"comma-separated, default all: "
                                              f"{', '.join(g.learn.decisions)}")
         tr = actions.add_parser("train", help="fit the nets (needs the [learn] extra)")

@@ -4,8 +4,10 @@ The net sees one row per card to play (:func:`card_features`, suits in the canon
 of :mod:`simulators.core.learn.cards`: the trump suit first): his hand and his legal
 cards; every card each seat played so far, by relation to him (himself, the next to play
 after him, his partner, the one before him); the cards of the trick in progress by who
-played them; sans atout or not; his position in the trick; the trick number; whether his
-team takes (MA-3); the contre level (MA-4); whether his partner holds the trick. The
+played them; the cards nobody has shown (not in his hand, not played); the card that
+holds the trick and the suit led; sans atout or not; his position in the trick; the
+trick number; whether his team takes (MA-3); the contre level (MA-4); whether his
+partner holds the trick; the card points on the table (MA-1). The
 teacher is :class:`~simulators.manille.solver.pimc.PimcPolicy`: each legal card's mean
 points of his team over the worlds (MA-6 counts card points and 1 per trick), solved
 double-dummy. The policy ``net`` plays the cards from the shipped weights (or a file of
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -27,25 +30,36 @@ from simulators.core.learn.spec import Decision, LearnSpec
 from simulators.core.params import param
 from simulators.manille import rules as R
 from simulators.manille.policies import HeuristicPolicy
+from simulators.manille.solver import CARD_POINTS
 
 GAME = "manille"
 SHIPPED = Path(__file__).parent / "data" / "net_card.npz"
-N_CARD_FEATURES = 32 + 32 + 4 * 32 + 3 * 32 + 1 + 4 + 8 + 1 + 3 + 1
+N_CARD_FEATURES = 32 * 11 + 4 + 1 + 4 + 8 + 1 + 3 + 1 + 1
+SNAPSHOT = ("hand", "legal", "seat", "trump", "position", "trick", "table", "played",
+            "winning_card", "led_suit", "taking", "contre_level", "partner_holds", "plays",
+            "leaders")
+
+
+def _rows(obs, name: str) -> np.ndarray:
+    """A field as one value per row (the engine gives ``position`` and ``trick`` once)."""
+    return np.broadcast_to(np.asarray(getattr(obs, name), np.int64), (len(obs.hand),))
 
 
 def _by_relation(obs, only_current: bool) -> np.ndarray:
     """(B, 4, 32): the cards each seat played (the deal, or only the trick in progress), by
     its relation to the player: 0 himself, then 1, 2, 3 seats after him in seat numbers
     (play turns from seat s to s - 1, MA-5: 3 plays right after him, 2 is his partner)."""
-    plays, leaders = np.asarray(obs.plays), np.asarray(obs.leaders)
+    plays = np.asarray(obs.plays).reshape(len(obs.hand), 8, 4)
+    leaders = np.asarray(obs.leaders).reshape(len(obs.hand), 8)
     b = len(plays)
     out = np.zeros((b, 4, C.N_CARDS), np.float32)
-    tricks = [obs.trick] if only_current else range(plays.shape[1])
-    me = np.asarray(obs.seat, np.int64)
-    for t in tricks:
+    me, current = np.asarray(obs.seat, np.int64), _rows(obs, "trick")
+    for t in range(plays.shape[1]):
         for j in range(4):
             card = plays[:, t, j].astype(np.int64)
-            rows = np.flatnonzero((card >= 0) & (leaders[:, t] >= 0))
+            keep = (card >= 0) & (leaders[:, t] >= 0)
+            keep &= (t == current) if only_current else (t <= current)
+            rows = np.flatnonzero(keep)
             seat = (leaders[rows, t].astype(np.int64) - j) % 4
             out[rows, (seat - me[rows]) % 4, card[rows]] = 1.0
     return out
@@ -54,19 +68,24 @@ def _by_relation(obs, only_current: bool) -> np.ndarray:
 def card_features(obs) -> np.ndarray:
     """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
     trump = np.asarray(obs.trump, np.int64)
-    b = len(trump)
     deal = _by_relation(obs, only_current=False)
     trick = _by_relation(obs, only_current=True)[:, 1:]
-    columns = [C.canonical(C.mask_bits(obs.hand), trump),
-               C.canonical(C.mask_bits(obs.legal), trump)]
-    columns += [C.canonical(deal[:, r], trump) for r in range(4)]
-    columns += [C.canonical(trick[:, r], trump) for r in range(3)]
-    columns += [(trump == R.SANS_ATOUT).astype(np.float32)[:, None],
-                C.one_hot(np.full(b, obs.position), 4), C.one_hot(np.full(b, obs.trick), 8),
+    hand, played = C.mask_bits(obs.hand), C.mask_bits(obs.played)
+    winning = np.asarray(obs.winning_card, np.int64)
+    led = np.asarray(obs.led_suit, np.int64)
+    columns = [hand, C.mask_bits(obs.legal), *(deal[:, r] for r in range(4)),
+               *(trick[:, r] for r in range(3)), 1.0 - np.maximum(hand, played),
+               C.one_hot(np.where(winning >= 0, winning, 0), 32) * (winning >= 0)[:, None]]
+    columns = [C.canonical(c, trump) for c in columns]
+    led_canonical = np.where(led >= 0, C.CANONICAL[trump, np.maximum(led, 0)] % 4, 0)
+    columns += [C.one_hot(led_canonical, 4) * (led >= 0)[:, None],
+                (trump == R.SANS_ATOUT).astype(np.float32)[:, None],
+                C.one_hot(_rows(obs, "position"), 4), C.one_hot(_rows(obs, "trick"), 8),
                 np.asarray(obs.taking, np.float32)[:, None],
                 C.one_hot(np.asarray(obs.contre_level, np.int64), 3),
-                np.asarray(obs.partner_holds, np.float32)[:, None]]
-    return np.concatenate(columns, axis=1)
+                np.asarray(obs.partner_holds, np.float32)[:, None],
+                (C.mask_bits(obs.table) * CARD_POINTS).sum(axis=1, keepdims=True) / 10.0]
+    return np.concatenate(columns, axis=1).astype(np.float32)
 
 
 def card_legal(obs) -> np.ndarray:
@@ -89,8 +108,24 @@ def card_action(obs, index: np.ndarray) -> np.ndarray:
     return C.from_canonical(index, obs.trump).astype(np.int8)
 
 
+def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
+    """The rows' observation as plain arrays (``SNAPSHOT``; the play so far flattened)."""
+    out = {}
+    for name in SNAPSHOT:
+        value = _rows(obs, name) if name in ("position", "trick") else np.asarray(
+            getattr(obs, name))
+        value = value[rows]
+        out[name] = value.reshape(len(rows), -1) if value.ndim > 2 else value
+    return out
+
+
+def card_restore(columns: dict[str, np.ndarray]):
+    """An observation :func:`card_features` and :func:`card_legal` read, from a snapshot."""
+    return SimpleNamespace(**{k: np.asarray(v) for k, v in columns.items()})
+
+
 CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
-                card_teacher_values, card_action)
+                card_teacher_values, card_action, card_snapshot, card_restore)
 
 
 def teacher(worlds: int = 8, seed: int = 0):

@@ -60,9 +60,15 @@ def test_the_card_features_read_the_batch_as_the_rules_say():
         if obs.position:
             last = obs.plays[:, obs.trick, obs.position - 1]
             assert (trick[np.arange(len(last)), 0, last] == 1).all()
-        flags = f[:, 288:]
+        unseen = back(f[:, 288:320])
+        assert (unseen + C.mask_bits(obs.hand) + C.mask_bits(obs.played) == 1).all()
+        winning = back(f[:, 320:352])
+        assert (winning.sum(axis=1) == (obs.position > 0)).all()
+        flags = f[:, 356:]
         assert (flags[:, 0] == (trump == R.SANS_ATOUT)).all()
         assert (flags[:, 1 + obs.position] == 1).all() and (flags[:, 5 + obs.trick] == 1).all()
+        snap = L.card_snapshot(obs, np.arange(len(obs.hand)))
+        assert (L.card_features(L.card_restore(snap)) == f).all()  # labels keep the obs
 
 
 def test_pimc_labels_every_legal_card_and_only_those():
@@ -117,7 +123,16 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
                     "--hidden", "16", "--json"])
     assert done.returncode == 0, done.stderr
     trained = json.loads(done.stdout)["decisions"]["card"]
-    assert len(trained["history"]) == 2 and trained["parameters"] == 306 * 16 + 16 + 16 * 32 + 32
+    assert len(trained["history"]) == 2
+    assert trained["parameters"] == L.N_CARD_FEATURES * 16 + 16 + 16 * 32 + 32
+    done = run_cli(["learn", "manille", "generate", "--deals", "3", "--worlds", "1",
+                    "--round", "1", "--out-dir", str(out), "--json"])  # DAgger: the net plays
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["behaviour"]["name"] == "net"
+    assert (out / "labels-1" / "manifest.json").exists()
+    done = run_cli(["learn", "manille", "train", "--out-dir", str(out), "--epochs", "1",
+                    "--hidden", "16", "--json"])
+    assert json.loads(done.stdout)["decisions"]["card"]["rows"] > trained["rows"]
     done = run_cli(["learn", "manille", "certify", "--out-dir", str(out), "--deals", "20",
                     "--json"])
     assert done.returncode == 0, done.stderr

@@ -20,7 +20,10 @@ class Decision:
     bool encode a batch; ``teacher_values(teacher, obs, i)`` is the teacher's value of
     each action in row ``i`` (``n_actions``,), NaN where illegal, or None when the row
     teaches nothing (a single sensible action); ``action(obs, index)`` maps the net's
-    action indices (B,) back to what the engine takes.
+    action indices (B,) back to what the engine takes. Labels keep the observation, not
+    its features, so the encoder may change without labelling again:
+    ``snapshot(obs, rows)`` is those rows' observation as plain arrays (one per field, a
+    row each), ``restore(columns)`` an observation ``features`` and ``legal`` read.
     """
 
     name: str
@@ -30,6 +33,8 @@ class Decision:
     legal: Callable[[Any], np.ndarray]
     teacher_values: Callable[[Any, Any, int], np.ndarray | None]
     action: Callable[[Any, np.ndarray], np.ndarray]
+    snapshot: Callable[[Any, np.ndarray], dict[str, np.ndarray]]
+    restore: Callable[[dict[str, np.ndarray]], Any]
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,36 +69,32 @@ class Recorder:
 
     At each decision the recording policy calls :meth:`see`: every row with more than one
     legal action is labelled by the teacher (its value of every legal action) and kept
-    with its features and legal mask; :meth:`columns` gives the chunk's rows.
+    with its observation (``Decision.snapshot``); :meth:`columns` gives the chunk's rows.
     """
 
     def __init__(self, spec: LearnSpec, decisions: tuple[str, ...], teacher: Any):
         self.spec, self.decisions, self.teacher = spec, decisions, teacher
-        self.rows: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {
+        self.kept: dict[str, list[tuple[dict[str, np.ndarray], np.ndarray]]] = {
             d: [] for d in decisions}
 
     def see(self, name: str, obs) -> None:
-        if name not in self.rows:
+        if name not in self.kept:
             return
         d = self.spec.decisions[name]
         legal = d.legal(obs)
-        rows = np.flatnonzero(legal.sum(axis=1) > 1)
-        if not len(rows):
-            return
-        features = d.features(obs)
-        for i in rows:
-            values = d.teacher_values(self.teacher, obs, int(i))
-            if values is not None:
-                self.rows[name].append((features[i], legal[i], values.astype(np.float32)))
+        rows, values = [], []
+        for i in np.flatnonzero(legal.sum(axis=1) > 1):
+            v = d.teacher_values(self.teacher, obs, int(i))
+            if v is not None:
+                rows.append(i)
+                values.append(v.astype(np.float32))
+        if rows:
+            self.kept[name].append((d.snapshot(obs, np.array(rows)), np.stack(values)))
 
     def columns(self, name: str) -> dict[str, np.ndarray]:
-        """``features`` (n, F), ``legal`` (n, A) and ``values`` (n, A) of one decision."""
-        d = self.spec.decisions[name]
-        kept = self.rows[name]
+        """One decision's rows: the observation's fields and ``values`` (n, A)."""
+        kept = self.kept[name]
         if not kept:
-            return {"features": np.zeros((0, d.n_features), np.float32),
-                    "legal": np.zeros((0, d.n_actions), bool),
-                    "values": np.zeros((0, d.n_actions), np.float32)}
-        features, legal, values = (np.stack(c) for c in zip(*kept, strict=True))
-        return {"features": features.astype(np.float32), "legal": legal.astype(bool),
-                "values": values}
+            return {}
+        fields = {k: np.concatenate([snap[k] for snap, _ in kept]) for k in kept[0][0]}
+        return {**fields, "values": np.concatenate([v for _, v in kept])}
