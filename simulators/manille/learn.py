@@ -45,47 +45,50 @@ def _rows(obs, name: str) -> np.ndarray:
     return np.broadcast_to(np.asarray(getattr(obs, name), np.int64), (len(obs.hand),))
 
 
-def _by_relation(obs, only_current: bool) -> np.ndarray:
-    """(B, 4, 32): the cards each seat played (the deal, or only the trick in progress), by
-    its relation to the player: 0 himself, then 1, 2, 3 seats after him in seat numbers
-    (play turns from seat s to s - 1, MA-5: 3 plays right after him, 2 is his partner)."""
-    plays = np.asarray(obs.plays).reshape(len(obs.hand), 8, 4)
-    leaders = np.asarray(obs.leaders).reshape(len(obs.hand), 8)
-    b = len(plays)
-    out = np.zeros((b, 4, C.N_CARDS), np.float32)
+def _card_blocks(obs) -> np.ndarray:
+    """(B, 11, 32) float32, the card columns in the table's suit order: the hand, the legal
+    cards, the deal's cards each seat played by its relation to the player (0 himself,
+    then 1, 2, 3 seats after him in seat numbers: play turns from seat s to s - 1, MA-5, so
+    3 plays right after him and 2 is his partner), the trick in progress by relations 1..3,
+    the unseen cards, the card holding the trick."""
+    b = len(obs.hand)
+    plays = np.asarray(obs.plays).reshape(b, 8, 4).astype(np.int64)
+    leaders = np.asarray(obs.leaders).reshape(b, 8).astype(np.int64)
     me, current = np.asarray(obs.seat, np.int64), _rows(obs, "trick")
-    for t in range(plays.shape[1]):
-        for j in range(4):
-            card = plays[:, t, j].astype(np.int64)
-            keep = (card >= 0) & (leaders[:, t] >= 0)
-            keep &= (t == current) if only_current else (t <= current)
-            rows = np.flatnonzero(keep)
-            seat = (leaders[rows, t].astype(np.int64) - j) % 4
-            out[rows, (seat - me[rows]) % 4, card[rows]] = 1.0
-    return out
+    relation = (leaders[:, :, None] - np.arange(4) - me[:, None, None]) % 4
+    trick_no = np.arange(8)[None, :, None]
+    shown = (plays >= 0) & (leaders[:, :, None] >= 0) & (trick_no <= current[:, None, None])
+    blocks = np.zeros((b, 11, C.N_CARDS), np.float32)
+    rows, t, j = np.nonzero(shown)
+    blocks[rows, 2 + relation[rows, t, j], plays[rows, t, j]] = 1.0
+    rows, t, j = np.nonzero(shown & (trick_no == current[:, None, None]) & (relation > 0))
+    blocks[rows, 5 + relation[rows, t, j], plays[rows, t, j]] = 1.0
+    blocks[:, 0], blocks[:, 1] = C.mask_bits(obs.hand), C.mask_bits(obs.legal)
+    blocks[:, 9] = 1.0 - np.maximum(blocks[:, 0], C.mask_bits(obs.played))
+    winning = np.asarray(obs.winning_card, np.int64)
+    held = np.flatnonzero(winning >= 0)
+    blocks[held, 10, winning[held]] = 1.0
+    return blocks
 
 
 def card_features(obs) -> np.ndarray:
     """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
     trump = np.asarray(obs.trump, np.int64)
-    deal = _by_relation(obs, only_current=False)
-    trick = _by_relation(obs, only_current=True)[:, 1:]
-    hand, played = C.mask_bits(obs.hand), C.mask_bits(obs.played)
-    winning = np.asarray(obs.winning_card, np.int64)
+    b = len(trump)
+    blocks = np.take_along_axis(_card_blocks(obs), C.CANONICAL[trump][:, None, :], axis=2)
     led = np.asarray(obs.led_suit, np.int64)
-    columns = [hand, C.mask_bits(obs.legal), *(deal[:, r] for r in range(4)),
-               *(trick[:, r] for r in range(3)), 1.0 - np.maximum(hand, played),
-               C.one_hot(np.where(winning >= 0, winning, 0), 32) * (winning >= 0)[:, None]]
-    columns = [C.canonical(c, trump) for c in columns]
     led_canonical = np.where(led >= 0, C.CANONICAL[trump, np.maximum(led, 0)] % 4, 0)
-    columns += [C.one_hot(led_canonical, 4) * (led >= 0)[:, None],
-                (trump == R.SANS_ATOUT).astype(np.float32)[:, None],
-                C.one_hot(_rows(obs, "position"), 4), C.one_hot(_rows(obs, "trick"), 8),
-                np.asarray(obs.taking, np.float32)[:, None],
-                C.one_hot(np.asarray(obs.contre_level, np.int64), 3),
-                np.asarray(obs.partner_holds, np.float32)[:, None],
-                (C.mask_bits(obs.table) * CARD_POINTS).sum(axis=1, keepdims=True) / 10.0]
-    return np.concatenate(columns, axis=1).astype(np.float32)
+    flags = np.zeros((b, N_CARD_FEATURES - 11 * C.N_CARDS), np.float32)
+    rows = np.arange(b)
+    flags[rows[led >= 0], led_canonical[led >= 0]] = 1.0
+    flags[:, 4] = trump == R.SANS_ATOUT
+    flags[rows, 5 + _rows(obs, "position")] = 1.0
+    flags[rows, 9 + _rows(obs, "trick")] = 1.0
+    flags[:, 17] = np.asarray(obs.taking, np.float32)
+    flags[rows, 18 + np.asarray(obs.contre_level, np.int64)] = 1.0
+    flags[:, 21] = np.asarray(obs.partner_holds, np.float32)
+    flags[:, 22] = (C.mask_bits(obs.table) @ CARD_POINTS.astype(np.float32)) / 10.0
+    return np.concatenate([blocks.reshape(b, -1), flags], axis=1)
 
 
 def card_legal(obs) -> np.ndarray:
