@@ -47,17 +47,18 @@ class LabelStudy(Study):
     kind = "learn-labels"
 
     def __init__(self, experiment: Experiment, decisions: tuple[str, ...],
-                 teacher: dict[str, Any], chunk: int):
+                 teacher: dict[str, Any], chunk: int, round_no: int = 0):
         self.arms, self.decisions, self.teacher = (experiment,), tuple(decisions), dict(teacher)
         self.tables = tuple(_table(d) for d in self.decisions)
-        self._chunk = chunk
+        self._chunk, self.round_no = chunk, round_no
 
     @property
     def default_chunk(self) -> int:
         return self._chunk
 
     def settings(self) -> dict[str, Any]:
-        return {"decisions": list(self.decisions), "teacher": self.teacher}
+        return {"decisions": list(self.decisions), "teacher": self.teacher,
+                **({"round": self.round_no} if self.round_no else {})}
 
     def reduce_chunk(self, first: int, count: int):
         exp = self.base
@@ -78,13 +79,18 @@ class LabelStudy(Study):
         return sums, tables
 
 
-def labels_dir(out_dir: str | Path, round_no: int) -> Path:
-    """Round 0 (the heuristic's states): ``OUT/labels``; DAgger round k: ``OUT/labels-k``."""
-    return Path(out_dir) / (LABELS if round_no == 0 else f"{LABELS}-{round_no}")
+def labels_dir(out_dir: str | Path, round_no: int, options: dict[str, Any] | None = None
+               ) -> Path:
+    """Round 0 (the heuristic's states): ``OUT/labels``; DAgger round k: ``OUT/labels-k``;
+    rule options other than the defaults add themselves (``OUT/labels-n_players=3``)."""
+    name = LABELS + (f"-{round_no}" if round_no else "")
+    name += "".join(f"-{k}={v}" for k, v in sorted((options or {}).items()))
+    return Path(out_dir) / name
 
 
 def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | None = None,
              teacher: dict[str, Any] | None = None, round_no: int = 0,
+             options: dict[str, Any] | None = None,
              out_dir: str | Path, chunk_size: int | None = None, n_jobs: int = 1,
              backend: str = "loky", scheduler: str | None = None,
              progress: bool | None = None) -> dict[str, Any]:
@@ -103,10 +109,12 @@ def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | 
     if unknown:
         raise ValueError(f"{game.name} has no learned decision {unknown[0]!r} (decisions: "
                          f"{', '.join(spec.decisions)})")
-    exp = Experiment(game, policies=behaviour, size=units, seed=seed)
-    study = LabelStudy(exp, decisions, teacher or {}, chunk=chunk_size or 10)
+    exp = Experiment(game, config=dict(options or {}), policies=behaviour, size=units,
+                     seed=seed)
+    study = LabelStudy(exp, decisions, teacher or {}, chunk=chunk_size or 10,
+                       round_no=round_no)
     began = time.perf_counter()
-    where = labels_dir(out_dir, round_no)
+    where = labels_dir(out_dir, round_no, options)
     result = map_chunks(study, where, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
                         progress=progress, chunk_size=chunk_size)
     return {"game": game.name, "units": result.units, "seed": seed, "round": round_no,
@@ -122,14 +130,14 @@ def _spec(game: Game):
 
 
 def read_labels(out_dir: str | Path, decision: str) -> pl.DataFrame:
-    """Every labelled row of one decision, every round, in (round, unit) order."""
+    """Every labelled row of one decision, every labels directory (DAgger rounds, rule
+    options), in (directory, unit) order; ``round`` numbers the directory."""
     parts = []
-    for folder in sorted(Path(out_dir).glob(f"{LABELS}*")):
-        round_no = 0 if folder.name == LABELS else int(folder.name.rsplit("-", 1)[1])
+    for k, folder in enumerate(sorted(Path(out_dir).glob(f"{LABELS}*"))):
         for path in sorted((folder / _table(decision)).glob("part-*.parquet")):
             frame = pl.read_parquet(path)
             if frame.height:
-                parts.append(frame.with_columns(pl.lit(round_no, pl.Int64).alias("round")))
+                parts.append(frame.with_columns(pl.lit(k, pl.Int64).alias("round")))
     if not parts:
         raise ValueError(f"no labels of the {decision} decision in {str(out_dir)!r}: run "
                          "'tapisvert learn GAME generate --out-dir' with that directory first")
@@ -235,7 +243,8 @@ def net_policy(out_dir: str | Path, decision: str) -> dict[str, Any]:
 
 
 def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
-            against: tuple[str, ...] = ("heuristic",), n_jobs: int = 1,
+            against: tuple[str, ...] = ("heuristic",), options: dict[str, Any] | None = None,
+            n_jobs: int = 1,
             chunk_size: int | None = None, backend: str = "loky", scheduler: str | None = None,
             progress: bool | None = None) -> dict[str, Any]:
     """The trained net (``net`` with ``out_dir``'s weights) at one partnership's seats (or
@@ -246,25 +255,28 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
 
     spec = _spec(game)
     net = net_policy(out_dir, next(iter(spec.decisions)))
-    teams = game.teams(game.make_config())
+    config = game.make_config(**(options or {}))
+    teams = game.teams(config)
     seats = tuple(teams[0]) if teams else (0,)
+    tag = "".join(f"-{k}={v}" for k, v in sorted((options or {}).items()))
     for b in against:
         game.make_policy(b)  # an unknown opponent is refused before any work
     out: dict[str, Any] = {}
     began = time.perf_counter()
     for b in against:
-        base = Experiment(game, policies=b, size=units, seed=seed)
+        base = Experiment(game, config=dict(options or {}), policies=b, size=units, seed=seed)
         found = duplicate_comparison(base, net, b, seats=seats, n_jobs=n_jobs,
                                      chunk_size=chunk_size, backend=backend,
                                      scheduler=scheduler, progress=progress,
-                                     out_dir=Path(out_dir) / f"certify-{b}")
+                                     out_dir=Path(out_dir) / f"certify-{b}{tag}")
         out[b] = {"mean": found.difference.value, "low": found.difference.low,
                   "high": found.difference.high, "n": found.n, "p_value": found.p_value,
                   "net_mean": found.a.value, "opponent_mean": found.b.value}
-    doc = {"game": game.name, "units": units, "seed": seed, "seats": list(seats),
+    doc = {"game": game.name, "options": dict(options or {}), "units": units, "seed": seed,
+           "seats": list(seats),
            "weights": net["params"]["weights"], "against": out,
            "seconds": time.perf_counter() - began}
     from simulators.core.files import write_atomically
 
-    write_atomically(Path(out_dir) / "certificate.json", json.dumps(doc, indent=1))
+    write_atomically(Path(out_dir) / f"certificate{tag}.json", json.dumps(doc, indent=1))
     return doc

@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from analysis.commands.common import UsageError, json_value
+from analysis.commands.common import UsageError, json_value, typed_options
 from analysis.commands.study import run_options, run_parser
 from simulators.core.game import get_game
 from simulators.core.rng import DEFAULT_SEED
@@ -57,10 +57,11 @@ def _options(args, study: str) -> dict:
 def _generate(args, game) -> dict:
     from analysis.learn import generate, labels_dir
 
-    options = _options(args, labels_dir(".", args.round).name)
+    rules = _rules(args, game)
+    options = _options(args, labels_dir(".", args.round, rules).name)
     return generate(game, units=getattr(args, game.units[0].name), seed=args.seed,
                     decisions=tuple(args.decisions.split(",")) if args.decisions else None,
-                    teacher={"worlds": args.worlds}, round_no=args.round,
+                    teacher={"worlds": args.worlds}, round_no=args.round, options=rules,
                     out_dir=args.out_dir, **options)
 
 
@@ -80,11 +81,22 @@ def _certify(args, game) -> dict:
     from analysis.learn import certify
 
     against = tuple(args.against.split(","))
+    rules = _rules(args, game)
+    tag = "".join(f"-{k}={v}" for k, v in sorted(rules.items()))
     for b in against:
-        _options(args, f"certify-{b}")
-    options = _options(args, f"certify-{against[0]}")
+        _options(args, f"certify-{b}{tag}")
+    options = _options(args, f"certify-{against[0]}{tag}")
     return certify(game, args.out_dir, units=getattr(args, game.units[0].name),
-                   seed=args.seed, against=against, **options)
+                   seed=args.seed, against=against, options=rules, **options)
+
+
+def _rules(args, game) -> dict:
+    """``--option`` and ``--players``: rule options, refused before any work if wrong."""
+    rules = typed_options(game, args.option or [])
+    if args.players is not None:
+        rules["n_players"] = args.players
+    game.make_config(**rules)
+    return rules
 
 
 ACTIONS = {"generate": _generate, "train": _train, "certify": _certify}
@@ -118,8 +130,9 @@ def _text(action: str, doc: dict) -> str:
             lines.append(f"{d}: {t['parameters']:,} parameters ({t['bytes']:,} bytes), epoch "
                          f"{t['epoch']} of {t['epochs']} kept{held} -> {t['weights']}")
         return "\n".join(lines)
-    lines = [f"{doc['game']}: net against each opponent, duplicate, {doc['units']:,} units of "
-             f"seed {doc['seed']} (net's seats {doc['seats']})"]
+    rules = "".join(f", {k}={v}" for k, v in doc["options"].items())
+    lines = [f"{doc['game']}{rules}: net against each opponent, duplicate, {doc['units']:,} "
+             f"units of seed {doc['seed']} (net's seats {doc['seats']})"]
     for b, c in doc["against"].items():
         lines.append(f"  vs {b}: {c['mean']:+.3f} [{c['low']:+.3f}, {c['high']:+.3f}] per unit "
                      f"(n={c['n']})")
@@ -145,6 +158,9 @@ def add_parser(commands, scope, run_parent) -> None:
         gen.add_argument("--worlds", type=_positive, default=8,
                          help="the teacher's worlds per decision (default 8)")
         gen.add_argument("--seed", type=int, default=DEFAULT_SEED)
+        gen.add_argument("--option", action="append", metavar="NAME=VALUE",
+                         help="a rule option of the labelled units, repeatable")
+        gen.add_argument("--players", type=int, help="the player count (a rule option)")
         gen.add_argument("--round", type=int, default=0,
                          help="0 (default): the heuristic plays while states are recorded; "
                               "k > 0: a DAgger round, the net trained so far in --out-dir "
@@ -163,6 +179,9 @@ def add_parser(commands, scope, run_parent) -> None:
                                   help="the trained net against the heuristic and the teacher, "
                                        "duplicate, on fresh deals")
         cert.add_argument(f"--{unit.name}", type=_positive, required=True, metavar="N")
+        cert.add_argument("--option", action="append", metavar="NAME=VALUE",
+                          help="a rule option of the deals, repeatable")
+        cert.add_argument("--players", type=int, help="the player count (a rule option)")
         cert.add_argument("--against", default="heuristic",
                           help="comma-separated opponents (default heuristic; e.g. "
                                "heuristic,pimc)")

@@ -13,6 +13,7 @@ import polars as pl
 
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.env import BiancoManoSteps
+from simulators.bianco_mano.learn import LEARN, NetPolicy
 from simulators.bianco_mano.metrics import DEAL_METRICS, ODDS_METRICS, play_metrics
 from simulators.bianco_mano.observations import POLICY_METHODS
 from simulators.bianco_mano.policies import POLICIES
@@ -258,9 +259,9 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=_odds_metrics,
 
 GAME = Game(
     name="bianco-mano", title="Bianco Mano", config=R.BiancoManoConfig,
-    policies={**POLICIES, "pimc": PimcPolicy},
+    policies={**POLICIES, "pimc": PimcPolicy, "net": NetPolicy},
     units=(DEALS, GAMES), conformance=CONFORMANCE, odds=ODDS,
-    rules_doc="docs/rules/bianco_mano.md", solve=SOLVE,
+    rules_doc="docs/rules/bianco_mano.md", solve=SOLVE, learn=LEARN,
     steps=BiancoManoSteps,  # one deal, one move at a time (env.py): the game-AI environments
     partnerships=lambda config: ((0, 2), (1, 3)) if config.n_players == 4 else (),  # BM-5
     # (3 and 5 players: the taker's side changes from deal to deal, BM-4, BM-6)

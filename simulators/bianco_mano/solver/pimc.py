@@ -47,6 +47,26 @@ class PimcPolicy(pimc.PimcSettings, HeuristicPolicy):
         return pimc.card_play(obs, lambda i: self._play_row(obs, i))
 
     def _play_row(self, obs, i: int) -> int:
+        found = self._card_scores(obs, i)
+        if not isinstance(found, tuple):
+            return found
+        score, mean_points, points = found
+        legal = bits.cards_of(int(obs.legal[i]))
+        return max(legal, key=lambda c: (score[c], mean_points[c], -points[c], c))
+
+    def card_values(self, obs, i: int) -> np.ndarray:
+        """(32,) row ``i``'s value of each card: the mean BM-10 score change over the worlds
+        plus a thousandth of the side's mean points (PIMC's tie-break), or a 0-d array
+        holding the one card worth playing when every world says so."""
+        found = self._card_scores(obs, i)
+        if not isinstance(found, tuple):
+            return np.array(found)
+        score, mean_points, _ = found
+        return score + mean_points / 1000.0
+
+    def _card_scores(self, obs, i: int):
+        """(mean score change, mean side points, card points) per card over the worlds, or
+        the one card worth playing (an int)."""
         n, seat, taker = obs.n_players, int(obs.seat[i]), int(obs.taker[i])
         dominant = int(obs.dominant[i])
         points = card_points(dominant)
@@ -62,7 +82,7 @@ class PimcPolicy(pimc.PimcSettings, HeuristicPolicy):
                           team=team, direction=dd.CLOCKWISE, trick=seen.trick)
         only = pimc.only_move(pos)
         if only >= 0:
-            return only
+            return int(only)
         future = dd.card_values(pos).astype(np.float64)  # taker's side's points from here on
         won = np.array([[int(points[bits.cards_of(int(seen.won_by[s]))].sum()) for s in range(n)]
                         ], dtype=np.float64)
@@ -76,11 +96,8 @@ class PimcPolicy(pimc.PimcSettings, HeuristicPolicy):
         is_taker = seat == taker
         gain = np.where(mine, np.where(made, 2 if is_taker else 1, -2 if is_taker else -1),
                         np.where(made, np.where(capo, -2, -1), 1))
-        legal = bits.cards_of(int(obs.legal[i]))
         sign = 1.0 if side[0, seat] else -1.0  # the side's points: more for the taker's side
-        score = gain.mean(axis=0)
-        mean_points = total.mean(axis=0) * sign
-        return max(legal, key=lambda c: (score[c], mean_points[c], -points[c], c))
+        return gain.mean(axis=0), total.mean(axis=0) * sign, points
 
     def _worlds(self, obs, i, gen, seen, hand, played, own_espion):
         """(worlds, n) hands now and (worlds,) espions of the hidden places."""

@@ -1,0 +1,214 @@
+"""Bianco Mano's learned player: the card play (BM-8) distilled from PIMC, at 3, 4 and 5
+players (``tapisvert learn``).
+
+One net for every player count. It sees one row per card to play (:func:`card_features`,
+families in the canonical order of :mod:`simulators.core.learn.cards`: the dominant family
+first, BM-1): his hand and his legal cards; every card each seat played so far, by
+relation to him (0 himself, then 1..4 seats after him: play turns clockwise, BM-8); the
+trick in progress by who played it; the cards nobody has shown; the card holding the
+trick; the turned card (BM-4..BM-6, everybody saw it), the called card (5 players,
+BM-6), his own espion if he took (BM-4, BM-6); the player count, his position in the
+trick, the trick number, the family led, whether he is on the taker's side, whether he
+took, where the taker sits, whether the trick's holder is known to be his ally, the bonus
+announced (BM-11) and the points on the table. The teacher is
+:class:`~simulators.bianco_mano.solver.pimc.PimcPolicy`: each legal card's mean BM-10
+score change over the worlds, plus a thousandth of the side's mean points (its
+tie-break). The policy ``net`` plays the cards; the auction is the heuristic's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from simulators.bianco_mano import rules as R
+from simulators.bianco_mano.policies import HeuristicPolicy
+from simulators.bianco_mano.solver import card_points
+from simulators.core.dispatch import forwards
+from simulators.core.learn import cards as C
+from simulators.core.learn.spec import Decision, LearnSpec
+from simulators.core.params import param
+
+GAME = "bianco-mano"
+SHIPPED = Path(__file__).parent / "data" / "net_card.npz"
+MAX_SEATS, MAX_TRICKS = 5, max(R.HAND_SIZE.values())
+N_BLOCKS = 2 + MAX_SEATS + (MAX_SEATS - 1) + 5
+N_FLAGS = 3 + MAX_SEATS + MAX_TRICKS + 4 + 1 + 1 + MAX_SEATS + 1 + 1 + 1
+N_CARD_FEATURES = N_BLOCKS * C.N_CARDS + N_FLAGS
+SNAPSHOT = ("hand", "legal", "seat", "dominant", "position", "trick", "table", "played",
+            "winning_card", "led_family", "winner_is_ally", "taker", "on_taker_side",
+            "n_players", "plays", "leaders", "turned", "called", "bonus", "own_espion")
+
+
+def _rows(obs, name: str, default: int = -1) -> np.ndarray:
+    """A field as one value per row (the engine gives some once, or not at all)."""
+    value = getattr(obs, name, None)
+    return np.broadcast_to(np.asarray(default if value is None else value, np.int64),
+                           (len(obs.hand),))
+
+
+def _padded_play(obs) -> tuple[np.ndarray, np.ndarray]:
+    """The play so far as (B, MAX_TRICKS, MAX_SEATS) cards and (B, MAX_TRICKS) leaders, -1
+    padded, whatever the player count (a snapshot keeps them so, to mix counts)."""
+    b = len(obs.hand)
+    plays = np.asarray(obs.plays).astype(np.int64)
+    leaders = np.asarray(obs.leaders).astype(np.int64).reshape(b, -1)
+    if plays.ndim == 2:  # a snapshot: already padded
+        return plays.reshape(b, MAX_TRICKS, MAX_SEATS), leaders
+    out = np.full((b, MAX_TRICKS, MAX_SEATS), -1, np.int64)
+    out[:, :plays.shape[1], :plays.shape[2]] = plays
+    lead = np.full((b, MAX_TRICKS), -1, np.int64)
+    lead[:, :leaders.shape[1]] = leaders
+    return out, lead
+
+
+def _card_blocks(obs) -> np.ndarray:
+    """(B, N_BLOCKS, 32) float32 card columns in the table's family order (module
+    docstring)."""
+    b = len(obs.hand)
+    n = _rows(obs, "n_players")
+    plays, leaders = _padded_play(obs)
+    me, current = np.asarray(obs.seat, np.int64), _rows(obs, "trick")
+    relation = (leaders[:, :, None] + np.arange(MAX_SEATS) - me[:, None, None]) % n[:, None, None]
+    trick_no = np.arange(MAX_TRICKS)[None, :, None]
+    shown = (plays >= 0) & (leaders[:, :, None] >= 0) & (trick_no <= current[:, None, None])
+    blocks = np.zeros((b, N_BLOCKS, C.N_CARDS), np.float32)
+    rows, t, j = np.nonzero(shown)
+    blocks[rows, 2 + relation[rows, t, j], plays[rows, t, j]] = 1.0
+    rows, t, j = np.nonzero(shown & (trick_no == current[:, None, None]) & (relation > 0))
+    blocks[rows, 1 + MAX_SEATS + relation[rows, t, j], plays[rows, t, j]] = 1.0
+    k = 2 + MAX_SEATS + MAX_SEATS - 1
+    espion = C.mask_bits(_rows(obs, "own_espion", 0))
+    blocks[:, 0], blocks[:, 1] = C.mask_bits(obs.hand), C.mask_bits(obs.legal)
+    blocks[:, k] = 1.0 - np.maximum(np.maximum(blocks[:, 0], C.mask_bits(obs.played)), espion)
+    for offset, name in ((1, "winning_card"), (2, "turned"), (3, "called")):
+        card = _rows(obs, name)
+        held = np.flatnonzero(card >= 0)
+        blocks[held, k + offset, card[held]] = 1.0
+    blocks[:, k + 4] = espion
+    return blocks
+
+
+def card_features(obs) -> np.ndarray:
+    """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
+    dominant = np.asarray(obs.dominant, np.int64)
+    b = len(dominant)
+    blocks = np.take_along_axis(_card_blocks(obs), C.CANONICAL[dominant][:, None, :], axis=2)
+    rows = np.arange(b)
+    n, seat, taker = _rows(obs, "n_players"), np.asarray(obs.seat, np.int64), _rows(obs, "taker")
+    flags = np.zeros((b, N_FLAGS), np.float32)
+    flags[rows, n - 3] = 1.0
+    flags[rows, 3 + _rows(obs, "position")] = 1.0
+    flags[rows, 3 + MAX_SEATS + _rows(obs, "trick")] = 1.0
+    at = 3 + MAX_SEATS + MAX_TRICKS
+    led = _rows(obs, "led_family")
+    led_canonical = C.CANONICAL[dominant, np.maximum(led, 0)] % 4
+    flags[rows[led >= 0], at + led_canonical[led >= 0]] = 1.0
+    flags[:, at + 4] = np.asarray(obs.on_taker_side, np.float32)
+    flags[:, at + 5] = seat == taker
+    flags[rows, at + 6 + (taker - seat) % n] = 1.0
+    at += 6 + MAX_SEATS
+    flags[:, at] = np.asarray(obs.winner_is_ally, np.float32)
+    flags[:, at + 1] = _rows(obs, "bonus", 0)
+    points = card_points(dominant).astype(np.float32)  # (B, 32): BM-1
+    flags[:, at + 2] = (C.mask_bits(obs.table) * points).sum(axis=1) / 10.0
+    return np.concatenate([blocks.reshape(b, -1), flags], axis=1)
+
+
+def card_legal(obs) -> np.ndarray:
+    """(B, 32) bool: the legal cards, canonical order."""
+    return C.canonical(C.mask_bits(obs.legal), obs.dominant) > 0
+
+
+def card_teacher_values(teacher, obs, i: int) -> np.ndarray | None:
+    """PIMC's value of each legal card of row ``i`` (canonical order, NaN where illegal);
+    None where every world has one card worth playing."""
+    values = teacher.card_values(obs, i)
+    if values.shape == ():
+        return None
+    legal = C.mask_bits(np.asarray(obs.legal[i:i + 1]))[0] > 0
+    return np.where(legal, values, np.nan)[C.CANONICAL[int(obs.dominant[i])]]
+
+
+def card_action(obs, index: np.ndarray) -> np.ndarray:
+    return C.from_canonical(index, obs.dominant).astype(np.int8)
+
+
+def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
+    """The rows' observation as plain arrays (``SNAPSHOT``; the play so far flattened)."""
+    out = {}
+    plays, leaders = _padded_play(obs)
+    for name in SNAPSHOT:
+        value = {"plays": plays, "leaders": leaders}.get(name, getattr(obs, name))
+        value = _rows(obs, name, 0 if name in ("bonus", "own_espion") else -1) \
+            if value is None or np.ndim(value) == 0 else np.asarray(value)
+        value = value[rows]
+        out[name] = value.reshape(len(rows), -1) if value.ndim > 2 else value
+    return out
+
+
+def card_restore(columns: dict[str, np.ndarray]):
+    """An observation :func:`card_features` and :func:`card_legal` read, from a snapshot."""
+    return SimpleNamespace(**{k: np.asarray(v) for k, v in columns.items()})
+
+
+CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
+                card_teacher_values, card_action, card_snapshot, card_restore)
+
+
+def teacher(worlds: int = 8, seed: int = 0):
+    """PIMC with ``worlds`` worlds per card: the card play's teacher."""
+    from simulators.bianco_mano.solver.pimc import PimcPolicy
+
+    return PimcPolicy(worlds=worlds, seed=seed)
+
+
+@forwards("behaviour", "first_packet", "bid", "espion", "call", "announce", "costly")
+@dataclass(frozen=True, eq=False)
+class RecordingPolicy:
+    """The behaviour policy, each card-play batch shown to the recorder first."""
+
+    behaviour: Any
+    recorder: Any
+    uses_noise = True  # the teacher's worlds are seeded by the row's noise
+
+    def play(self, obs):
+        self.recorder.see("card", obs)
+        return self.behaviour.play(obs)
+
+
+LEARN = LearnSpec(decisions={"card": CARD}, teacher=teacher, recording=RecordingPolicy,
+                  shipped={"card": SHIPPED},
+                  teacher_doc="PIMC (simulators/bianco_mano/solver/pimc.py): each legal "
+                              "card's mean BM-10 score change over sampled worlds solved "
+                              "double-dummy, plus a thousandth of the side's mean points")
+
+
+@cache
+def _net(path: str):
+    return LEARN.load(GAME, "card", path or None)
+
+
+@dataclass(frozen=True)
+class NetPolicy(HeuristicPolicy):
+    """Cards played by a small net distilled from PIMC (module docstring); the auction, the
+    espion, the called card and the bonus are the heuristic's."""
+
+    weights: str = param("", doc="the card-play weights file (.npz) made by 'tapisvert learn "
+                                 "bianco-mano train'; empty: the net shipped with the package")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        try:
+            _net(self.weights)
+        except ValueError as error:
+            raise ValueError(f"NetPolicy.weights: {error}") from None
+
+    def play(self, obs):
+        net = _net(self.weights)
+        return card_action(obs, net.best(card_features(obs), card_legal(obs)))

@@ -1,0 +1,79 @@
+"""Bianco Mano's learned player (simulators/bianco_mano/learn.py): the card features read on
+the engine's own batches at 3, 4 and 5 players, PIMC's labels, and the shipped net playing
+only legal cards at every seat and player count."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulators.bianco_mano import learn as L
+from simulators.bianco_mano import rules as R
+from simulators.bianco_mano.engine import simulate_deals
+from simulators.bianco_mano.policies import HeuristicPolicy, RandomPolicy
+from simulators.core.learn import cards as C
+
+
+class _Keep:
+    """Keeps a copy of the card-play observations it is shown (the engine goes on writing)."""
+
+    def __init__(self):
+        self.seen = []
+
+    def see(self, name, obs):
+        self.seen.append(obs._replace(**{k: v.copy() for k, v in obs._asdict().items()
+                                         if isinstance(v, np.ndarray)}))
+
+
+@pytest.mark.parametrize("n", R.PLAYER_COUNTS)
+def test_the_card_features_read_the_batch_as_the_rules_say(n):
+    """Every card-play batch of 30 deals: hand and legal cards (BM-8) as the engine holds
+    them; the deal's cards by who played them add up to the cards played; the unseen cards
+    are neither in his hand, nor played, nor his own espion (BM-4, BM-6); a snapshot gives
+    back the same features (the labels keep the observation)."""
+    keep = _Keep()
+    simulate_deals(R.BiancoManoConfig(n_players=n), L.RecordingPolicy(HeuristicPolicy(), keep),
+                   30, seed=3)
+    assert len(keep.seen) == n * R.HAND_SIZE[n]
+    for obs in keep.seen:
+        f = L.card_features(obs)
+        assert f.shape == (len(obs.hand), L.N_CARD_FEATURES)
+        dominant = np.asarray(obs.dominant, np.int64)
+        block = lambda k, d=dominant, f=f: C.canonical(f[:, 32 * k:32 * k + 32], d)  # noqa: E731
+        assert (block(0) == C.mask_bits(obs.hand)).all()
+        assert (block(1) == C.mask_bits(obs.legal)).all()
+        assert (sum(block(2 + r) for r in range(5)) == C.mask_bits(obs.played)).all()
+        espion = C.mask_bits(obs.own_espion if obs.own_espion is not None else
+                             np.zeros(len(obs.hand), np.uint32))
+        unseen = block(11)
+        assert (unseen + np.maximum(C.mask_bits(obs.hand) + C.mask_bits(obs.played), espion)
+                == 1).all()
+        flags = f[:, L.N_BLOCKS * 32:]
+        assert (flags[:, n - 3] == 1).all() and (flags[:, 3 + obs.position] == 1).all()
+        snap = L.card_snapshot(obs, np.arange(len(obs.hand)))
+        assert (L.card_features(L.card_restore(snap)) == f).all()
+
+
+def test_pimc_labels_every_legal_card_and_only_those():
+    keep = _Keep()
+    simulate_deals(R.BiancoManoConfig(), L.RecordingPolicy(HeuristicPolicy(), keep), 6, seed=4)
+    obs, teacher = keep.seen[10], L.teacher(worlds=2, seed=1)
+    labelled = 0
+    for i in range(len(obs.hand)):
+        values = L.card_teacher_values(teacher, obs, i)
+        if values is None:
+            continue
+        labelled += 1
+        legal = C.canonical(C.mask_bits(obs.legal[i:i + 1]), obs.dominant[i:i + 1])[0] > 0
+        assert (np.isnan(values) == ~legal).all()
+        assert (np.abs(values[legal]) <= 2.1).all()  # a BM-10 score change, plus points/1000
+    assert labelled >= 1
+
+
+@pytest.mark.parametrize("n", R.PLAYER_COUNTS)
+def test_the_shipped_net_plays_only_legal_cards_at_every_seat(n):
+    net = L.NetPolicy()
+    config = R.BiancoManoConfig(n_players=n, bianco_mano=True)
+    assert len(simulate_deals(config, net, 200, seed=6).table) == 200
+    others = [net, HeuristicPolicy(), RandomPolicy(), net, HeuristicPolicy()][:n]
+    assert len(simulate_deals(config, others, 200, seed=7).table) == 200
