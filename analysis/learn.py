@@ -244,7 +244,7 @@ def net_policy(out_dir: str | Path, decision: str) -> dict[str, Any]:
 
 def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
             against: tuple[str, ...] = ("heuristic",), options: dict[str, Any] | None = None,
-            n_jobs: int = 1,
+            regret: tuple[str, ...] = (), regret_units: int = 0, n_jobs: int = 1,
             chunk_size: int | None = None, backend: str = "loky", scheduler: str | None = None,
             progress: bool | None = None) -> dict[str, Any]:
     """The trained net (``net`` with ``out_dir``'s weights) at one partnership's seats (or
@@ -272,11 +272,81 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
         out[b] = {"mean": found.difference.value, "low": found.difference.low,
                   "high": found.difference.high, "n": found.n, "p_value": found.p_value,
                   "net_mean": found.a.value, "opponent_mean": found.b.value}
+    if regret:
+        out["regret"] = regret_table(
+            game, tuple(net if p == "net" else p for p in regret), units=regret_units or units,
+            seed=seed, options=options, out_dir=out_dir, n_jobs=n_jobs, backend=backend,
+            scheduler=scheduler, progress=progress)
     doc = {"game": game.name, "options": dict(options or {}), "units": units, "seed": seed,
            "seats": list(seats),
-           "weights": net["params"]["weights"], "against": out,
+           "weights": net["params"]["weights"],
+           "against": {k: v for k, v in out.items() if k != "regret"},
+           "double_dummy_regret": out.get("regret", []),
            "seconds": time.perf_counter() - began}
     from simulators.core.files import write_atomically
 
     write_atomically(Path(out_dir) / f"certificate{tag}.json", json.dumps(doc, indent=1))
     return doc
+
+
+class RegretStudy(Study):
+    """A policy at every seat; each card play's double-dummy regret, as cluster totals."""
+
+    kind = "learn-regret"
+
+    def __init__(self, experiment: Experiment, chunk: int):
+        self.arms, self._chunk = (experiment,), chunk
+
+    @property
+    def default_chunk(self) -> int:
+        return self._chunk
+
+    def reduce_chunk(self, first: int, count: int) -> dict[str, float]:
+        """Per unit (a cluster: its plays are not independent) the card plays with a
+        choice, the points given up and the plays giving some up, as cluster totals."""
+        from analysis import stats
+
+        exp = self.base
+        r = exp.game.learn.regrets(exp.config, exp.play_policies(), exp.seed, first, count)
+        counted = ~np.isnan(r)
+        plays = counted.sum(axis=1)
+        given = np.where(counted, r, 0.0)
+        out = {}
+        for name, y in (("points", given.sum(axis=1)), ("giving_up", (given > 0).sum(axis=1))):
+            totals = stats.ClusterTotals.of(y, plays)
+            out |= {f"{name}:{k}": float(v) for k, v in totals._asdict().items()}
+        return out
+
+
+def regret_table(game: Game, policies: tuple[Any, ...], *, units: int, seed: int,
+                 options: dict[str, Any] | None = None, out_dir: str | Path | None = None,
+                 n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+                 progress: bool | None = None) -> list[dict[str, Any]]:
+    """Each policy at every seat on the same ``units`` units: the share of its card plays
+    (those with a choice) that give up double-dummy points in the true deal, and the mean
+    points given up per card play, with 95% intervals clustered by unit (BEN's DCWER)."""
+    from analysis import stats
+
+    spec = _spec(game)
+    if spec.regrets is None:
+        raise ValueError(f"{game.name} has no double-dummy regret measure")
+    tag = "".join(f"-{k}={v}" for k, v in sorted((options or {}).items()))
+    rows = []
+    for policy in policies:
+        exp = Experiment(game, config=dict(options or {}), policies=policy, size=units,
+                         seed=seed)
+        name = policy if isinstance(policy, str) else policy["name"]
+        where = None if out_dir is None else Path(out_dir) / f"regret-{name}{tag}"
+        chunk = 10 if getattr(exp.policies[0], "costly", False) else 100
+        found = map_chunks(RegretStudy(exp, chunk), where, n_jobs=n_jobs, backend=backend,
+                           scheduler=scheduler, progress=progress)
+        totals = {name: stats.ClusterTotals(*(found.totals[f"{name}:{k}"]
+                                              for k in stats.ClusterTotals._fields))
+                  for name in ("points", "giving_up")}
+        share = stats.clustered(totals["giving_up"], "rate")
+        mean = stats.clustered(totals["points"], "mean")
+        rows.append({"policy": name, "units": units, "card_plays": mean.n,
+                     "share_giving_up": share.value, "share_low": share.low,
+                     "share_high": share.high, "mean_points_given_up": mean.value,
+                     "mean_low": mean.low, "mean_high": mean.high})
+    return rows

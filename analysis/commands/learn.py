@@ -86,8 +86,10 @@ def _certify(args, game) -> dict:
     for b in against:
         _options(args, f"certify-{b}{tag}")
     options = _options(args, f"certify-{against[0]}{tag}")
+    regret = tuple(args.regret.split(",")) if args.regret else ()
     return certify(game, args.out_dir, units=getattr(args, game.units[0].name),
-                   seed=args.seed, against=against, options=rules, **options)
+                   seed=args.seed, against=against, options=rules, regret=regret,
+                   regret_units=args.regret_deals or 0, **options)
 
 
 def _rules(args, game) -> dict:
@@ -136,6 +138,11 @@ def _text(action: str, doc: dict) -> str:
     for b, c in doc["against"].items():
         lines.append(f"  vs {b}: {c['mean']:+.3f} [{c['low']:+.3f}, {c['high']:+.3f}] per unit "
                      f"(n={c['n']})")
+    for r in doc["double_dummy_regret"]:
+        lines.append(f"  {r['policy']} double-dummy regret: {r['share_giving_up']:.1%} of "
+                     f"{r['card_plays']:,} card plays give up points, "
+                     f"{r['mean_points_given_up']:.3f} [{r['mean_low']:.3f}, "
+                     f"{r['mean_high']:.3f}] points per play")
     return "\n".join(lines)
 
 
@@ -185,6 +192,14 @@ def add_parser(commands, scope, run_parent) -> None:
         cert.add_argument("--against", default="heuristic",
                           help="comma-separated opponents (default heuristic; e.g. "
                                "heuristic,pimc)")
+        if g.learn.regrets is not None:
+            cert.add_argument("--regret", help="policies whose double-dummy regret of card play "
+                                               "is measured, each at every seat (e.g. "
+                                               "heuristic,net,pimc)")
+            cert.add_argument("--regret-deals", type=_positive,
+                              help=f"{unit.name} of the regret table (default: as the "
+                                   "comparisons)")
+        cert.set_defaults(regret=None, regret_deals=None)
         cert.add_argument("--seed", type=int, default=CERTIFY_SEED,
                           help=f"seed of the deals (default {CERTIFY_SEED}, not the labels')")
         sub.set_defaults(run=run)

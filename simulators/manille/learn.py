@@ -152,8 +152,18 @@ class RecordingPolicy:
         return self.behaviour.play(obs)
 
 
+def regrets(config: R.ManilleConfig, policies, seed: int, first: int, count: int):
+    """Deals ``first ..`` of ``seed`` played by ``policies`` and each card play's
+    double-dummy regret (``solver/regret.py``): (deals, 32), NaN for forced plays."""
+    from simulators.manille.engine import simulate_deals
+    from simulators.manille.solver.regret import card_regrets
+
+    batch = simulate_deals(config, policies, count, seed, first_deal=first)
+    return card_regrets(batch.arrays, config.sans_atout_must_beat)[0].reshape(count, -1)
+
+
 LEARN = LearnSpec(decisions={"card": CARD}, teacher=teacher, recording=RecordingPolicy,
-                  shipped={"card": SHIPPED},
+                  shipped={"card": SHIPPED}, regrets=regrets,
                   teacher_doc="PIMC (simulators/manille/solver/pimc.py): each legal card's "
                               "mean points of the player's team over sampled worlds solved "
                               "double-dummy")

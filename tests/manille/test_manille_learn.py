@@ -134,10 +134,14 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
                     "--hidden", "16", "--json"])
     assert json.loads(done.stdout)["decisions"]["card"]["rows"] > trained["rows"]
     done = run_cli(["learn", "manille", "certify", "--out-dir", str(out), "--deals", "20",
-                    "--json"])
+                    "--regret", "heuristic,net", "--regret-deals", "4", "--json"])
     assert done.returncode == 0, done.stderr
     cert = json.loads(done.stdout)
     assert cert["against"]["heuristic"]["n"] == 20 and cert["seats"] == [0, 2]
+    regret = {r["policy"]: r for r in cert["double_dummy_regret"]}
+    assert set(regret) == {"heuristic", "net"} and regret["net"]["units"] == 4
+    assert 4 * 16 <= regret["heuristic"]["card_plays"] <= 4 * 32
+    assert 0 <= regret["net"]["share_giving_up"] <= 1 and regret["net"]["mean_points_given_up"] >= 0
     policy = L.NetPolicy(weights=str(out / "weights-card.npz"))
     batch = simulate_deals(R.ManilleConfig(), policy, 50, seed=9)
     assert len(batch.table) == 50

@@ -53,6 +53,10 @@ class LearnSpec:
     recording: Callable[[Any, Recorder], Any]
     shipped: dict[str, Path] = field(default_factory=dict)
     teacher_doc: str = ""
+    regrets: Callable[..., np.ndarray] | None = None
+    """``regrets(config, policies, seed, first, count)``: units ``first .. first + count - 1``
+    of ``seed`` played by ``policies``, and each card play's double-dummy regret in the true
+    deal (units, plays), NaN for forced plays; None if the game has no such measure."""
 
     def load(self, game: str, decision: str, path: str | Path | None = None) -> mlp.Mlp:
         """The net of one decision: ``path``, or the shipped file."""
