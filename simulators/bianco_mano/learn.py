@@ -31,7 +31,7 @@ from simulators.bianco_mano.policies import HeuristicPolicy
 from simulators.bianco_mano.solver import card_points
 from simulators.core.dispatch import forwards
 from simulators.core.learn import cards as C
-from simulators.core.learn.spec import Decision, LearnSpec
+from simulators.core.learn.spec import Decision, LearnSpec, play_chosen
 from simulators.core.params import param
 
 GAME = "bianco-mano"
@@ -210,5 +210,4 @@ class NetPolicy(HeuristicPolicy):
             raise ValueError(f"NetPolicy.weights: {error}") from None
 
     def play(self, obs):
-        net = _net(self.weights)
-        return card_action(obs, net.best(card_features(obs), card_legal(obs)))
+        return play_chosen(CARD, _net(self.weights), obs)

@@ -7,7 +7,8 @@ after him, his partner, the one before him); the cards of the trick in progress 
 played them; the cards nobody has shown (not in his hand, not played); the card that
 holds the trick and the suit led; sans atout or not; his position in the trick; the
 trick number; whether his team takes (MA-3); the contre level (MA-4); whether his
-partner holds the trick; the card points on the table (MA-1). The
+partner holds the trick; the card points on the table (MA-1); the suits each other seat
+has shown it lacks (it did not follow the suit led, MA-5). The
 teacher is :class:`~simulators.manille.solver.pimc.PimcPolicy`: each legal card's mean
 points of his team over the worlds (MA-6 counts card points and 1 per trick), solved
 double-dummy. The policy ``net`` plays the cards from the shipped weights (or a file of
@@ -26,7 +27,7 @@ import numpy as np
 
 from simulators.core.dispatch import forwards
 from simulators.core.learn import cards as C
-from simulators.core.learn.spec import Decision, LearnSpec
+from simulators.core.learn.spec import Decision, LearnSpec, play_chosen
 from simulators.core.params import param
 from simulators.manille import rules as R
 from simulators.manille.policies import HeuristicPolicy
@@ -34,7 +35,7 @@ from simulators.manille.solver import CARD_POINTS
 
 GAME = "manille"
 SHIPPED = Path(__file__).parent / "data" / "net_card.npz"
-N_CARD_FEATURES = 32 * 11 + 4 + 1 + 4 + 8 + 1 + 3 + 1 + 1
+N_CARD_FEATURES = 32 * 11 + 4 + 1 + 4 + 8 + 1 + 3 + 1 + 1 + 3 * 4
 SNAPSHOT = ("hand", "legal", "seat", "trump", "position", "trick", "table", "played",
             "winning_card", "led_suit", "taking", "contre_level", "partner_holds", "plays",
             "leaders")
@@ -71,6 +72,24 @@ def _card_blocks(obs) -> np.ndarray:
     return blocks
 
 
+def _voids(obs) -> np.ndarray:
+    """(B, 3, 4): the suits each other seat (relations 1..3) has shown it lacks, by not
+    following the suit led (MA-5), in the table's suit order."""
+    b = len(obs.hand)
+    plays = np.asarray(obs.plays).reshape(b, 8, 4).astype(np.int64)
+    leaders = np.asarray(obs.leaders).reshape(b, 8).astype(np.int64)
+    me, current = np.asarray(obs.seat, np.int64), _rows(obs, "trick")
+    relation = (leaders[:, :, None] - np.arange(4) - me[:, None, None]) % 4
+    led = plays[:, :, :1] % 4
+    shown = (plays >= 0) & (plays[:, :, :1] >= 0) & (leaders[:, :, None] >= 0) \
+        & (np.arange(8)[None, :, None] <= current[:, None, None])
+    off_suit = shown & (plays % 4 != led) & (relation > 0)
+    out = np.zeros((b, 4, 4), np.float32)
+    rows, t, j = np.nonzero(off_suit)
+    out[rows, relation[rows, t, j], led[rows, t, 0]] = 1.0
+    return out[:, 1:]
+
+
 def card_features(obs) -> np.ndarray:
     """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
     trump = np.asarray(obs.trump, np.int64)
@@ -88,6 +107,11 @@ def card_features(obs) -> np.ndarray:
     flags[rows, 18 + np.asarray(obs.contre_level, np.int64)] = 1.0
     flags[:, 21] = np.asarray(obs.partner_holds, np.float32)
     flags[:, 22] = (C.mask_bits(obs.table) @ CARD_POINTS.astype(np.float32)) / 10.0
+    suit_order = C.CANONICAL[trump][:, :4] % 4  # the canonical suit of each table suit
+    voids = np.zeros((b, 3, 4), np.float32)
+    np.put_along_axis(voids, np.broadcast_to(suit_order[:, None, :], (b, 3, 4)), _voids(obs),
+                      axis=2)
+    flags[:, 23:35] = voids.reshape(b, 12)
     return np.concatenate([blocks.reshape(b, -1), flags], axis=1)
 
 
@@ -190,5 +214,4 @@ class NetPolicy(HeuristicPolicy):
             raise ValueError(f"NetPolicy.weights: {error}") from None
 
     def play(self, obs):
-        net = _net(self.weights)
-        return card_action(obs, net.best(card_features(obs), card_legal(obs)))
+        return play_chosen(CARD, _net(self.weights), obs)

@@ -71,6 +71,17 @@ def test_the_card_features_read_the_batch_as_the_rules_say():
         assert (L.card_features(L.card_restore(snap)) == f).all()  # labels keep the obs
 
 
+def test_the_voids_are_the_suits_a_seat_did_not_follow():
+    """Deal 0 of seed 2 at trick 5 (seat 1 to lead, sans atout): in trick 4, led by seat 1
+    with the A of suit 0 (card 4), seat 2 played card 29 (suit 1) — so seat 2, one seat
+    after him in seat numbers (relation 1), lacks suit 0 (MA-5); nobody else left a suit."""
+    obs = _observations(20, seed=2)[20]
+    assert (obs.seat[0], obs.trump[0], obs.trick, obs.position) == (1, R.SANS_ATOUT, 5, 0)
+    assert obs.plays[0][4].tolist() == [4, 24, 16, 29] and obs.leaders[0][4] == 1
+    voids = L.card_features(obs)[0, -12:].reshape(3, 4)
+    assert voids.tolist() == [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+
+
 def test_pimc_labels_every_legal_card_and_only_those():
     teacher = L.teacher(worlds=2, seed=1)
     obs = _observations(4)[9]  # trick 2, third to play: several legal cards in most rows
