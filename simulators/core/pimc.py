@@ -446,14 +446,15 @@ class PimcSettings(Policy):
 
 # ---------------------------------------------------------------- odds under stronger play
 
-PLAYS = ("heuristic", "pimc", "double-dummy")
+PLAYS = ("heuristic", "net", "pimc", "double-dummy")
 """How the cards are played in ``tapisvert odds GAME --play``: by the table's policies (the
-heuristic by default), by PIMC players at every seat, or double-dummy (every hand visible:
-the bound of what the cards allow)."""
+heuristic by default), by the learned net (distilled from PIMC, ``docs/learning.md``) or by
+PIMC players at every seat, or double-dummy (every hand visible: the bound of what the cards
+allow)."""
 
 
 PLAY_DOC = ("ways of playing the cards on the same deals, the first the reference: heuristic "
-            "(the policies), pimc, double-dummy (Manille, Bianco Mano)")
+            "(the policies), net, pimc, double-dummy (Manille, Bianco Mano)")
 WORLDS_DOC = "worlds per decision of the PIMC players of --play pimc"
 
 

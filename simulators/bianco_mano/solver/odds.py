@@ -45,8 +45,10 @@ def play_strengths(config: R.BiancoManoConfig, policies, situation: Situation,
                               family=family)
     frames = []
     for way in ways:
-        if way == "pimc":
-            strong = PimcPolicy(worlds=worlds)
+        if way in ("pimc", "net"):
+            from simulators.bianco_mano.learn import NetPolicy
+
+            strong = PimcPolicy(worlds=worlds) if way == "pimc" else NetPolicy()
             arrays, _ = play_attempts(config, [_CardsBy(p, strong) for p in per_seat],
                                       situation, TAKE, first, count, seed, family=family)
             frames.append(_rows(way, ids, arrays.outcome, arrays.side_points,

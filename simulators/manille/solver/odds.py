@@ -57,8 +57,11 @@ def play_strengths(config: R.ManilleConfig, policies, situation: Situation, play
         if way == "heuristic":
             points = base.taking_card_points.astype(np.int16) + base.taking_tricks
             arrays = base
-        elif way == "pimc":
-            strong = PimcPolicy(worlds=worlds, pimc_choose=False, pimc_contre=False)
+        elif way in ("pimc", "net"):
+            from simulators.manille.learn import NetPolicy
+
+            strong = (PimcPolicy(worlds=worlds, pimc_choose=False, pimc_contre=False)
+                      if way == "pimc" else NetPolicy())
             arrays = played([_CardsBy(p, strong) for p in per_seat])
             points = arrays.taking_card_points.astype(np.int16) + arrays.taking_tricks
         else:
