@@ -88,7 +88,8 @@ def test_odds_with_strength_pairs_the_three_ways_on_the_same_deals():
 
 
 def test_odds_with_strength_refuses_an_unknown_way():
-    with pytest.raises(ValueError, match="play must list some of heuristic, net, pimc, double-dummy"):
+    with pytest.raises(ValueError,
+                       match="play must list some of heuristic, net, pimc, double-dummy"):
         OddsQuestion(hand="1R 2R 3B 8V 2J", turned="4R", play="heuristic,expert")
 
 
