@@ -1,5 +1,5 @@
 """``tapisvert solve GAME``'s studies: a game's exact solver over the engine's deals, and a
-table solved in waves (Truc's equity table), both on the executor of every study.
+table solved in waves (a game's ``SolveTable``), both on the executor of every study.
 
 The game's :class:`~simulators.core.game.SolveDeals` is a pure function of
 (config, seed, deal ids): deals ``first .. first + count - 1``, played as

@@ -1,8 +1,8 @@
 """``tapisvert learn GAME generate|train|certify``: learned players (:mod:`analysis.learn`).
 
-    tapisvert learn manille generate --deals 2000 --worlds 8 --out-dir runs/net --n-jobs 2
-    tapisvert learn manille train --out-dir runs/net
-    tapisvert learn manille certify --out-dir runs/net --deals 2000 --n-jobs 2
+    tapisvert learn GAME generate --deals 2000 --worlds 2 --out-dir runs/net --n-jobs 2
+    tapisvert learn GAME train --out-dir runs/net
+    tapisvert learn GAME certify --out-dir runs/net --deals 2000 --n-jobs 2
 
 ``generate`` is a study of the executor (``--n-jobs``, ``--backend dask``, resumed from
 ``--out-dir``); ``train`` needs the ``[learn]`` extra; ``certify`` plays the trained net
