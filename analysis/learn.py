@@ -175,15 +175,15 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
           epochs: int = 30, seed: int = TRAIN_SEED, holdout: float = 0.1,
           log=None) -> dict[str, Any]:
     """Fit one decision's net to the labels in ``out_dir`` (module docstring); the log."""
+    spec = _spec(game)
+    if decision not in spec.decisions:
+        raise ValueError(f"{game.name} has no learned decision {decision!r}")
+    frame = read_labels(out_dir, decision)
     try:
         from sklearn.neural_network import MLPRegressor
     except ImportError:
         raise ValueError("training needs the optional extra [learn]: "
                          "pip install -e \".[learn]\"") from None
-    spec = _spec(game)
-    if decision not in spec.decisions:
-        raise ValueError(f"{game.name} has no learned decision {decision!r}")
-    frame = read_labels(out_dir, decision)
     d = spec.decisions[decision]
     key = frame["round"].to_numpy() * 10**12 + frame["first_unit"].to_numpy()  # one per chunk
     chunks = np.unique(key)
