@@ -19,10 +19,8 @@ tie-break). The policy ``net`` plays the cards; the auction is the heuristic's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
+from typing import ClassVar
 
 import numpy as np
 
@@ -31,8 +29,14 @@ from simulators.bianco_mano.policies import HeuristicPolicy
 from simulators.bianco_mano.solver import card_points
 from simulators.core.dispatch import forwards
 from simulators.core.learn import cards as C
-from simulators.core.learn.spec import Decision, LearnSpec, play_chosen
-from simulators.core.params import param
+from simulators.core.learn.card_play import (
+    NetCardPlay,
+    RecordingCardPlay,
+    card_of,
+    restore,
+    teacher_values,
+)
+from simulators.core.learn.spec import Decision, LearnSpec
 
 GAME = "bianco-mano"
 SHIPPED = Path(__file__).parent / "data" / "net_card.npz"
@@ -128,15 +132,11 @@ def card_legal(obs) -> np.ndarray:
 def card_teacher_values(teacher, obs, i: int) -> np.ndarray | None:
     """PIMC's value of each legal card of row ``i`` (canonical order, NaN where illegal);
     None where every world has one card worth playing."""
-    values = teacher.card_values(obs, i)
-    if values.shape == ():
-        return None
-    legal = C.mask_bits(np.asarray(obs.legal[i:i + 1]))[0] > 0
-    return np.where(legal, values, np.nan)[C.CANONICAL[int(obs.dominant[i])]]
+    return teacher_values(teacher.card_values(obs, i), int(obs.legal[i]), int(obs.dominant[i]))
 
 
 def card_action(obs, index: np.ndarray) -> np.ndarray:
-    return C.from_canonical(index, obs.dominant).astype(np.int8)
+    return card_of(index, obs.dominant)
 
 
 def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
@@ -152,13 +152,8 @@ def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
     return out
 
 
-def card_restore(columns: dict[str, np.ndarray]):
-    """An observation :func:`card_features` and :func:`card_legal` read, from a snapshot."""
-    return SimpleNamespace(**{k: np.asarray(v) for k, v in columns.items()})
-
-
 CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
-                card_teacher_values, card_action, card_snapshot, card_restore)
+                card_teacher_values, card_action, card_snapshot, restore)
 
 
 def teacher(worlds: int = 8, seed: int = 0):
@@ -170,16 +165,8 @@ def teacher(worlds: int = 8, seed: int = 0):
 
 @forwards("behaviour", "first_packet", "bid", "espion", "call", "announce", "costly")
 @dataclass(frozen=True, eq=False)
-class RecordingPolicy:
+class RecordingPolicy(RecordingCardPlay):
     """The behaviour policy, each card-play batch shown to the recorder first."""
-
-    behaviour: Any
-    recorder: Any
-    uses_noise = True  # the teacher's worlds are seeded by the row's noise
-
-    def play(self, obs):
-        self.recorder.see("card", obs)
-        return self.behaviour.play(obs)
 
 
 LEARN = LearnSpec(decisions={"card": CARD}, teacher=teacher, recording=RecordingPolicy,
@@ -189,25 +176,10 @@ LEARN = LearnSpec(decisions={"card": CARD}, teacher=teacher, recording=Recording
                               "double-dummy, plus a thousandth of the side's mean points")
 
 
-@cache
-def _net(path: str):
-    return LEARN.load(GAME, "card", path or None)
-
-
 @dataclass(frozen=True)
-class NetPolicy(HeuristicPolicy):
+class NetPolicy(NetCardPlay, HeuristicPolicy):
     """Cards played by a small net distilled from PIMC (module docstring); the auction, the
     espion, the called card and the bonus are the heuristic's."""
 
-    weights: str = param("", doc="the card-play weights file (.npz) made by 'tapisvert learn "
-                                 "bianco-mano train'; empty: the net shipped with the package")
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        try:
-            _net(self.weights)
-        except ValueError as error:
-            raise ValueError(f"NetPolicy.weights: {error}") from None
-
-    def play(self, obs):
-        return play_chosen(CARD, _net(self.weights), obs)
+    LEARN: ClassVar[LearnSpec] = LEARN
+    GAME: ClassVar[str] = GAME

@@ -51,7 +51,7 @@ def test_the_card_features_read_the_batch_as_the_rules_say(n):
         flags = f[:, L.N_BLOCKS * 32:]
         assert (flags[:, n - 3] == 1).all() and (flags[:, 3 + obs.position] == 1).all()
         snap = L.card_snapshot(obs, np.arange(len(obs.hand)))
-        assert (L.card_features(L.card_restore(snap)) == f).all()
+        assert (L.card_features(L.restore(snap)) == f).all()
 
 
 def test_pimc_labels_every_legal_card_and_only_those():

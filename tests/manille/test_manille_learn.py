@@ -68,7 +68,7 @@ def test_the_card_features_read_the_batch_as_the_rules_say():
         assert (flags[:, 0] == (trump == R.SANS_ATOUT)).all()
         assert (flags[:, 1 + obs.position] == 1).all() and (flags[:, 5 + obs.trick] == 1).all()
         snap = L.card_snapshot(obs, np.arange(len(obs.hand)))
-        assert (L.card_features(L.card_restore(snap)) == f).all()  # labels keep the obs
+        assert (L.card_features(L.restore(snap)) == f).all()  # labels keep the obs
 
 
 def test_the_voids_are_the_suits_a_seat_did_not_follow():

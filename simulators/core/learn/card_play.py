@@ -1,0 +1,84 @@
+"""What the trick games' learned card players share (a card is ``4 * rank + suit``).
+
+Each game keeps its features, its snapshot fields and its teacher; the rest is here:
+the teacher's values of the legal cards in canonical order (:func:`teacher_values`), the
+net's index back to a card (:func:`card_of`), a snapshot read back (:func:`restore`), the
+recording wrapper's card play (:class:`RecordingCardPlay`) and the ``net`` policy's
+parameter and play (:class:`NetCardPlay`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+import numpy as np
+
+from simulators.core.learn import cards as C
+from simulators.core.learn.spec import LearnSpec, play_chosen
+from simulators.core.params import Policy, param
+
+
+def teacher_values(values: np.ndarray, legal: int, trump: int) -> np.ndarray | None:
+    """A teacher's (32,) card values (or a 0-d array: the one card worth playing) as a
+    label: canonical order under ``trump``, NaN where illegal; None for the 0-d case."""
+    if values.shape == ():
+        return None
+    is_legal = C.mask_bits(np.array([legal], np.uint32))[0] > 0
+    return np.where(is_legal, values, np.nan)[C.CANONICAL[int(trump)]]
+
+
+def card_of(index: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """The net's canonical card indices back to the table's cards (int8)."""
+    return C.from_canonical(index, trump).astype(np.int8)
+
+
+def restore(columns: dict[str, np.ndarray]):
+    """An observation read back from a snapshot's columns (attributes, as the engine's)."""
+    return SimpleNamespace(**{k: np.asarray(v) for k, v in columns.items()})
+
+
+@dataclass(frozen=True, eq=False)
+class RecordingCardPlay:
+    """A recording wrapper's card play: each batch shown to the recorder, then played by the
+    behaviour policy. A game subclasses it with ``@forwards("behaviour", ...)`` for its
+    other decision methods (explicit: no ``__getattr__``)."""
+
+    behaviour: Any
+    recorder: Any
+    uses_noise: ClassVar[bool] = True  # the teacher's worlds are seeded by the row's noise
+
+    def play(self, obs):
+        self.recorder.see("card", obs)
+        return self.behaviour.play(obs)
+
+
+@cache
+def _net(spec: LearnSpec, game: str, path: str):
+    return spec.load(game, "card", path or None)
+
+
+@dataclass(frozen=True)
+class NetCardPlay(Policy):
+    """The ``net`` policy's card play: the net of ``LEARN`` (a class attribute) from the
+    shipped weights or ``weights``; put it first in the bases (``NetPolicy(NetCardPlay,
+    HeuristicPolicy)``), so the other decisions are the heuristic's."""
+
+    LEARN: ClassVar[LearnSpec]
+    GAME: ClassVar[str]
+
+    weights: str = param("", doc="the card-play weights file (.npz) made by 'tapisvert learn "
+                                 "GAME train'; empty: the net shipped with the package")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        try:
+            _net(self.LEARN, self.GAME, self.weights)
+        except ValueError as error:
+            raise ValueError(f"{type(self).__name__}.weights: {error}") from None
+
+    def play(self, obs):
+        return play_chosen(self.LEARN.decisions["card"], _net(self.LEARN, self.GAME,
+                                                              self.weights), obs)
