@@ -33,7 +33,9 @@ from simulators.core.learn.card_play import (
     NetCardPlay,
     RecordingCardPlay,
     card_of,
+    per_row,
     restore,
+    snapshot,
     teacher_values,
 )
 from simulators.core.learn.spec import Decision, LearnSpec
@@ -47,13 +49,6 @@ N_CARD_FEATURES = N_BLOCKS * C.N_CARDS + N_FLAGS
 SNAPSHOT = ("hand", "legal", "seat", "dominant", "position", "trick", "table", "played",
             "winning_card", "led_family", "winner_is_ally", "taker", "on_taker_side",
             "n_players", "plays", "leaders", "turned", "called", "bonus", "own_espion")
-
-
-def _rows(obs, name: str, default: int = -1) -> np.ndarray:
-    """A field as one value per row (the engine gives some once, or not at all)."""
-    value = getattr(obs, name, None)
-    return np.broadcast_to(np.asarray(default if value is None else value, np.int64),
-                           (len(obs.hand),))
 
 
 def _padded_play(obs) -> tuple[np.ndarray, np.ndarray]:
@@ -75,9 +70,9 @@ def _card_blocks(obs) -> np.ndarray:
     """(B, N_BLOCKS, 32) float32 card columns in the table's family order (module
     docstring)."""
     b = len(obs.hand)
-    n = _rows(obs, "n_players")
+    n = per_row(obs, "n_players")
     plays, leaders = _padded_play(obs)
-    me, current = np.asarray(obs.seat, np.int64), _rows(obs, "trick")
+    me, current = np.asarray(obs.seat, np.int64), per_row(obs, "trick")
     relation = (leaders[:, :, None] + np.arange(MAX_SEATS) - me[:, None, None]) % n[:, None, None]
     trick_no = np.arange(MAX_TRICKS)[None, :, None]
     shown = (plays >= 0) & (leaders[:, :, None] >= 0) & (trick_no <= current[:, None, None])
@@ -87,11 +82,11 @@ def _card_blocks(obs) -> np.ndarray:
     rows, t, j = np.nonzero(shown & (trick_no == current[:, None, None]) & (relation > 0))
     blocks[rows, 1 + MAX_SEATS + relation[rows, t, j], plays[rows, t, j]] = 1.0
     k = 2 + MAX_SEATS + MAX_SEATS - 1
-    espion = C.mask_bits(_rows(obs, "own_espion", 0))
+    espion = C.mask_bits(per_row(obs, "own_espion", 0))
     blocks[:, 0], blocks[:, 1] = C.mask_bits(obs.hand), C.mask_bits(obs.legal)
     blocks[:, k] = 1.0 - np.maximum(np.maximum(blocks[:, 0], C.mask_bits(obs.played)), espion)
     for offset, name in ((1, "winning_card"), (2, "turned"), (3, "called")):
-        card = _rows(obs, name)
+        card = per_row(obs, name)
         held = np.flatnonzero(card >= 0)
         blocks[held, k + offset, card[held]] = 1.0
     blocks[:, k + 4] = espion
@@ -104,13 +99,14 @@ def card_features(obs) -> np.ndarray:
     b = len(dominant)
     blocks = np.take_along_axis(_card_blocks(obs), C.CANONICAL[dominant][:, None, :], axis=2)
     rows = np.arange(b)
-    n, seat, taker = _rows(obs, "n_players"), np.asarray(obs.seat, np.int64), _rows(obs, "taker")
+    n, taker = per_row(obs, "n_players"), per_row(obs, "taker")
+    seat = np.asarray(obs.seat, np.int64)
     flags = np.zeros((b, N_FLAGS), np.float32)
     flags[rows, n - 3] = 1.0
-    flags[rows, 3 + _rows(obs, "position")] = 1.0
-    flags[rows, 3 + MAX_SEATS + _rows(obs, "trick")] = 1.0
+    flags[rows, 3 + per_row(obs, "position")] = 1.0
+    flags[rows, 3 + MAX_SEATS + per_row(obs, "trick")] = 1.0
     at = 3 + MAX_SEATS + MAX_TRICKS
-    led = _rows(obs, "led_family")
+    led = per_row(obs, "led_family")
     led_canonical = C.CANONICAL[dominant, np.maximum(led, 0)] % 4
     flags[rows[led >= 0], at + led_canonical[led >= 0]] = 1.0
     flags[:, at + 4] = np.asarray(obs.on_taker_side, np.float32)
@@ -118,7 +114,7 @@ def card_features(obs) -> np.ndarray:
     flags[rows, at + 6 + (taker - seat) % n] = 1.0
     at += 6 + MAX_SEATS
     flags[:, at] = np.asarray(obs.winner_is_ally, np.float32)
-    flags[:, at + 1] = _rows(obs, "bonus", 0)
+    flags[:, at + 1] = per_row(obs, "bonus", 0)
     points = card_points(dominant).astype(np.float32)  # (B, 32): BM-1
     flags[:, at + 2] = (C.mask_bits(obs.table) * points).sum(axis=1) / 10.0
     return np.concatenate([blocks.reshape(b, -1), flags], axis=1)
@@ -140,16 +136,15 @@ def card_action(obs, index: np.ndarray) -> np.ndarray:
 
 
 def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
-    """The rows' observation as plain arrays (``SNAPSHOT``; the play so far flattened)."""
-    out = {}
+    """The rows' observation as plain arrays (``SNAPSHOT``; the play so far padded to five
+    seats and flattened, so player counts mix)."""
     plays, leaders = _padded_play(obs)
+    fields = {}
     for name in SNAPSHOT:
         value = {"plays": plays, "leaders": leaders}.get(name, getattr(obs, name))
-        value = _rows(obs, name, 0 if name in ("bonus", "own_espion") else -1) \
-            if value is None or np.ndim(value) == 0 else np.asarray(value)
-        value = value[rows]
-        out[name] = value.reshape(len(rows), -1) if value.ndim > 2 else value
-    return out
+        fields[name] = (per_row(obs, name, 0 if name in ("bonus", "own_espion") else -1)
+                        if value is None or np.ndim(value) == 0 else value)
+    return snapshot(fields, rows)
 
 
 CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,

@@ -29,7 +29,9 @@ from simulators.core.learn.card_play import (
     NetCardPlay,
     RecordingCardPlay,
     card_of,
+    per_row,
     restore,
+    snapshot,
     teacher_values,
 )
 from simulators.core.learn.spec import Decision, LearnSpec
@@ -45,11 +47,6 @@ SNAPSHOT = ("hand", "legal", "seat", "trump", "position", "trick", "table", "pla
             "leaders")
 
 
-def _rows(obs, name: str) -> np.ndarray:
-    """A field as one value per row (the engine gives ``position`` and ``trick`` once)."""
-    return np.broadcast_to(np.asarray(getattr(obs, name), np.int64), (len(obs.hand),))
-
-
 def _card_blocks(obs) -> np.ndarray:
     """(B, 11, 32) float32, the card columns in the table's suit order: the hand, the legal
     cards, the deal's cards each seat played by its relation to the player (0 himself,
@@ -59,7 +56,7 @@ def _card_blocks(obs) -> np.ndarray:
     b = len(obs.hand)
     plays = np.asarray(obs.plays).reshape(b, 8, 4).astype(np.int64)
     leaders = np.asarray(obs.leaders).reshape(b, 8).astype(np.int64)
-    me, current = np.asarray(obs.seat, np.int64), _rows(obs, "trick")
+    me, current = np.asarray(obs.seat, np.int64), per_row(obs, "trick")
     relation = (leaders[:, :, None] - np.arange(4) - me[:, None, None]) % 4
     trick_no = np.arange(8)[None, :, None]
     shown = (plays >= 0) & (leaders[:, :, None] >= 0) & (trick_no <= current[:, None, None])
@@ -82,7 +79,7 @@ def _voids(obs) -> np.ndarray:
     b = len(obs.hand)
     plays = np.asarray(obs.plays).reshape(b, 8, 4).astype(np.int64)
     leaders = np.asarray(obs.leaders).reshape(b, 8).astype(np.int64)
-    me, current = np.asarray(obs.seat, np.int64), _rows(obs, "trick")
+    me, current = np.asarray(obs.seat, np.int64), per_row(obs, "trick")
     relation = (leaders[:, :, None] - np.arange(4) - me[:, None, None]) % 4
     led = plays[:, :, :1] % 4
     shown = (plays >= 0) & (plays[:, :, :1] >= 0) & (leaders[:, :, None] >= 0) \
@@ -105,8 +102,8 @@ def card_features(obs) -> np.ndarray:
     rows = np.arange(b)
     flags[rows[led >= 0], led_canonical[led >= 0]] = 1.0
     flags[:, 4] = trump == R.SANS_ATOUT
-    flags[rows, 5 + _rows(obs, "position")] = 1.0
-    flags[rows, 9 + _rows(obs, "trick")] = 1.0
+    flags[rows, 5 + per_row(obs, "position")] = 1.0
+    flags[rows, 9 + per_row(obs, "trick")] = 1.0
     flags[:, 17] = np.asarray(obs.taking, np.float32)
     flags[rows, 18 + np.asarray(obs.contre_level, np.int64)] = 1.0
     flags[:, 21] = np.asarray(obs.partner_holds, np.float32)
@@ -136,13 +133,8 @@ def card_action(obs, index: np.ndarray) -> np.ndarray:
 
 def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
     """The rows' observation as plain arrays (``SNAPSHOT``; the play so far flattened)."""
-    out = {}
-    for name in SNAPSHOT:
-        value = _rows(obs, name) if name in ("position", "trick") else np.asarray(
-            getattr(obs, name))
-        value = value[rows]
-        out[name] = value.reshape(len(rows), -1) if value.ndim > 2 else value
-    return out
+    return snapshot({name: per_row(obs, name) if name in ("position", "trick")
+                     else getattr(obs, name) for name in SNAPSHOT}, rows)
 
 
 CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,

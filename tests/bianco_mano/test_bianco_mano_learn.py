@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from recording import KeepObservations
 
 from simulators.bianco_mano import learn as L
 from simulators.bianco_mano import rules as R
@@ -14,24 +15,13 @@ from simulators.bianco_mano.policies import HeuristicPolicy, RandomPolicy
 from simulators.core.learn import cards as C
 
 
-class _Keep:
-    """Keeps a copy of the card-play observations it is shown (the engine goes on writing)."""
-
-    def __init__(self):
-        self.seen = []
-
-    def see(self, name, obs):
-        self.seen.append(obs._replace(**{k: v.copy() for k, v in obs._asdict().items()
-                                         if isinstance(v, np.ndarray)}))
-
-
 @pytest.mark.parametrize("n", R.PLAYER_COUNTS)
 def test_the_card_features_read_the_batch_as_the_rules_say(n):
     """Every card-play batch of 30 deals: hand and legal cards (BM-8) as the engine holds
     them; the deal's cards by who played them add up to the cards played; the unseen cards
     are neither in his hand, nor played, nor his own espion (BM-4, BM-6); a snapshot gives
     back the same features (the labels keep the observation)."""
-    keep = _Keep()
+    keep = KeepObservations()
     simulate_deals(R.BiancoManoConfig(n_players=n), L.RecordingPolicy(HeuristicPolicy(), keep),
                    30, seed=3)
     assert len(keep.seen) == n * R.HAND_SIZE[n]
@@ -55,7 +45,7 @@ def test_the_card_features_read_the_batch_as_the_rules_say(n):
 
 
 def test_pimc_labels_every_legal_card_and_only_those():
-    keep = _Keep()
+    keep = KeepObservations()
     simulate_deals(R.BiancoManoConfig(), L.RecordingPolicy(HeuristicPolicy(), keep), 6, seed=4)
     obs, teacher = keep.seen[10], L.teacher(worlds=2, seed=1)
     labelled = 0

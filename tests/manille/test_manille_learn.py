@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 from extras import require_extra
+from recording import KeepObservations
 
 from simulators.core.learn import cards as C
 from simulators.manille import learn as L
@@ -18,21 +19,8 @@ from simulators.manille.policies import HeuristicPolicy
 from tests.cli_run import run_cli
 
 
-class _Keep:
-    """A recorder that keeps a copy of the card-play observations it is shown (the engine
-    goes on writing its own arrays: the play so far grows)."""
-
-    def __init__(self):
-        self.seen = []
-
-    def see(self, name, obs):
-        assert name == "card"
-        self.seen.append(obs._replace(**{k: v.copy() for k, v in obs._asdict().items()
-                                         if isinstance(v, np.ndarray)}))
-
-
 def _observations(n_deals=40, seed=3):
-    keep = _Keep()
+    keep = KeepObservations()
     simulate_deals(R.ManilleConfig(), L.RecordingPolicy(HeuristicPolicy(), keep), n_deals, seed)
     return keep.seen
 

@@ -1,10 +1,11 @@
 """What the trick games' learned card players share (a card is ``4 * rank + suit``).
 
-Each game keeps its features, its snapshot fields and its teacher; the rest is here:
-the teacher's values of the legal cards in canonical order (:func:`teacher_values`), the
-net's index back to a card (:func:`card_of`), a snapshot read back (:func:`restore`), the
-recording wrapper's card play (:class:`RecordingCardPlay`) and the ``net`` policy's
-parameter and play (:class:`NetCardPlay`).
+Each game keeps its features, its snapshot fields and its teacher; the rest is here: a
+field per row (:func:`per_row`), a snapshot of rows (:func:`snapshot`), the teacher's
+values of the legal cards in canonical order (:func:`teacher_values`), the net's index
+back to a card (:func:`card_of`), a snapshot read back (:func:`restore`), the recording
+wrapper's card play (:class:`RecordingCardPlay`) and the ``net`` policy's parameter and
+play (:class:`NetCardPlay`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,24 @@ import numpy as np
 from simulators.core.learn import cards as C
 from simulators.core.learn.spec import LearnSpec, play_chosen
 from simulators.core.params import Policy, param
+
+
+def per_row(obs, name: str, default: int = -1) -> np.ndarray:
+    """A field as one int64 value per row: the engine gives some once for the batch
+    (the position in the trick, the trick number) or not at all (``default``)."""
+    value = getattr(obs, name, None)
+    return np.broadcast_to(np.asarray(default if value is None else value, np.int64),
+                           (len(obs.hand),))
+
+
+def snapshot(fields: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
+    """``rows`` of an observation's fields (each with a value per row), as labels keep them:
+    one column per field, any trailing axes flattened (the play so far)."""
+    out = {}
+    for name, value in fields.items():
+        value = np.asarray(value)[rows]
+        out[name] = value.reshape(len(rows), -1) if value.ndim > 2 else value
+    return out
 
 
 def teacher_values(values: np.ndarray, legal: int, trump: int) -> np.ndarray | None:
