@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import sys
 import types
 import typing
 from pathlib import Path
@@ -226,3 +227,8 @@ def json_document(rows: pl.DataFrame, experiment: dict[str, Any], seconds: float
     doc = {"rows": rows.to_dicts(), "experiment": experiment, "seconds": round(seconds, 3),
            **extra}
     return json.dumps(json_value(doc), indent=2, default=str)
+
+
+def log_line(line: str) -> None:
+    """A progress line of long work, on stderr (stdout keeps the answer, e.g. ``--json``)."""
+    print(line, file=sys.stderr, flush=True)

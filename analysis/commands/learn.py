@@ -13,19 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from analysis.commands.common import UsageError, json_value, typed_options
+from analysis.commands.common import UsageError, json_value, log_line, typed_options
 from analysis.commands.study import run_options, run_parser
 from simulators.core.game import get_game
 from simulators.core.rng import DEFAULT_SEED
 
 CERTIFY_SEED = DEFAULT_SEED + 1  # certificates on deals the labels never saw
-
-
-def _log(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
 
 
 def _positive(text: str) -> int:
@@ -72,7 +67,7 @@ def _train(args, game) -> dict:
     out = {}
     for decision in decisions:
         doc = train(game, args.out_dir, decision, hidden=args.hidden, epochs=args.epochs,
-                    seed=args.seed, log=_log)
+                    seed=args.seed, log=log_line)
         out[decision] = doc
     return {"game": game.name, "decisions": out}
 

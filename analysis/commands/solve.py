@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 
-from analysis.commands.common import UsageError, field_types, json_value, parse_typed
+from analysis.commands.common import (
+    UsageError,
+    field_types,
+    json_value,
+    log_line,
+    parse_typed,
+)
 from analysis.commands.study import run_options, run_parser, study_dir_line
 from simulators.core.game import get_game
 
@@ -83,11 +88,10 @@ def run(args: argparse.Namespace) -> str:
     question = question_of(hook, args)
     deals = hook.deals.question(question) if hook.deals is not None else None
     table = hook.table.question(question) if hook.table is not None else None
-    log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     if deals is None and table is None:
         if hook.deals is not None or hook.table is not None:
             _refuse_run_flags(args, hook)
-        doc = hook.run(question, log)
+        doc = hook.run(question, log_line)
         return json.dumps(json_value(doc), indent=1) if args.json else hook.text(doc)
     from analysis.solve import solve_deals, solve_table
 
@@ -95,7 +99,7 @@ def run(args: argparse.Namespace) -> str:
     if deals is not None:
         doc, _ = solve_deals(game, deals, out_dir=args.out_dir, **options)
     else:
-        doc = solve_table(game, table, out_dir=args.out_dir, log=log, **options)
+        doc = solve_table(game, table, out_dir=args.out_dir, log=log_line, **options)
     if args.json:
         return json.dumps(json_value(doc), indent=1)
     text = hook.text(doc)
