@@ -36,6 +36,8 @@ from simulators.core import bits
 from simulators.core.params import Policy, param
 from simulators.truc import rules as R
 from simulators.truc.solver.manche import TARGET_FLOOR
+from simulators.truc.solver.packed import ShippedState
+from simulators.truc.solver.solutions import DEFAULT_TARGET
 
 # tree action labels (simulators/truc/solver/deal.py), repeated here to keep numba unimported
 PASS, PROPOSE, REFUSE, ACCEPT, COUNTER, PLAY = 0, 1, 2, 3, 4, 5
@@ -138,6 +140,12 @@ class EquilibriumPolicy(Policy):
     solved_scores: int = param(0, low=0, high=11, only_with={"score_aware": False},
                                doc="score of both players where the points solution is "
                                    "solved (score_aware false)")
+    shipped: bool = param(True, only_with={"card_call": True},
+                          doc="play the solution shipped in the package where it has the "
+                              "state (packed: every score's manche solution and the points "
+                              "solution at 0-0, at the default target); false: the "
+                              "full-precision solution from the user cache, solved on first "
+                              "use")
     target_exploitability: float = param(0.005, low=TARGET_FLOOR, high=0.5,
                                          doc="exploitability the stored solutions reach "
                                              "(manche chance, or points per deal)")
@@ -159,13 +167,23 @@ class EquilibriumPolicy(Policy):
         """[(state, rows)] grouping rows by the solution they play."""
         nd = np.where(obs.is_dealer, obs.opp_score, obs.my_score).astype(np.int64)
         de = np.where(obs.is_dealer, obs.my_score, obs.opp_score).astype(np.int64)
-        target = self.target_exploitability
         if not self.score_aware:
             s = self.solved_scores
-            return [(load_state((s, s), "points", target), np.arange(len(nd)))]
+            return [(self._state((s, s), "points"), np.arange(len(nd)))]
         keys = nd * 100 + de
-        return [(load_state((k // 100, k % 100), "manche", target), np.flatnonzero(keys == k))
+        return [(self._state((k // 100, k % 100), "manche"), np.flatnonzero(keys == k))
                 for k in np.unique(keys)]
+
+    def _state(self, scores, payoff: str):
+        """The shipped state where the package has it (``solver/packed.py``), else the
+        cache's full-precision one (solved on first use)."""
+        if self.shipped and self.target_exploitability == DEFAULT_TARGET:
+            from simulators.truc.solver.packed import shipped_state
+
+            found = shipped_state(scores, payoff)
+            if found is not None:
+                return found
+        return load_state(scores, payoff, self.target_exploitability)
 
     def _rows_by_solution(self, obs):
         """[(solution, rows)] for the deal-only game (card_call false)."""
@@ -246,58 +264,112 @@ class EquilibriumPolicy(Policy):
         out = []
         index = _full_deck_type_index()
         for state, rows in self._rows_by_state(obs):
-            look = state.lookup
             for copy in (0, 1):
                 part = rows[asked[rows] == bool(copy)]
-                if part.size:
-                    tree = _Tree(*(look[k] for k in _Tree._fields[:-1]), state.play[copy])
-                    out.append((tree, index, part))
+                if not part.size:
+                    continue
+                if isinstance(state, ShippedState):
+                    out.append(((state, copy), index, part))
+                    continue
+                look = state.lookup
+                tree = _Tree(*(look[k] for k in _Tree._fields[:-1]), state.play[copy])
+                out.append((tree, index, part))
         return out
 
     def _choose_rows(self, tree, type_index, obs, method, rows, noise):
+        read = _reading(type_index, obs, method, rows)
+        if not isinstance(tree, _Tree):  # (shipped state, copy): keys, no tree
+            return _choose_shipped(*tree, obs, method, rows, noise, read)
         from simulators.truc.solver import lookup
 
         lookup.kernels()
+        return lookup._decide(np.full(len(rows), method, np.int64),
+                              np.full(len(rows), read.slot, np.int64), read.ranks, read.players,
+                              read.raised, read.countered, read.hand_type,
+                              noise.astype(np.float64), read.allowed, *tree)
 
-        def take(a):
-            return np.asarray(a)[rows]
 
-        me = take(obs.is_dealer).astype(np.int64)  # tree roles: 0 non-dealer, 1 dealer
-        s = 2 * obs.trick + obs.position
-        ranks = np.zeros((len(rows), 6), dtype=np.int64)
-        players = np.zeros((len(rows), 6), dtype=np.int64)
-        my_cards, opp_cards, i_led = take(obs.my_cards), take(obs.opp_cards), take(obs.i_led)
-        for t in range(3):
-            led = i_led[:, t]
-            ranks[:, 2 * t] = np.where(led, my_cards[:, t], opp_cards[:, t]) >> 2
-            ranks[:, 2 * t + 1] = np.where(led, opp_cards[:, t], my_cards[:, t]) >> 2
-            players[:, 2 * t] = np.where(led, me, 1 - me)
-            players[:, 2 * t + 1] = np.where(led, 1 - me, me)
-        stakes = take(obs.stakes).astype(np.int64)
-        my_score, opp_score = take(obs.my_score).astype(np.int64), take(obs.opp_score)
-        prev = np.concatenate([np.ones((len(rows), 1), np.int64), stakes[:, :-1]], axis=1)
-        if s < 6:  # the current slot: stake in force now, before any pending proposal
-            stakes[:, s] = take(obs.stake)
-            if s > 0:
-                prev[:, s] = stakes[:, s - 1]
-            players[:, s] = me if obs.to_play else 1 - me
-        score_of = np.where(players == me[:, None], my_score[:, None], opp_score[:, None])
-        raised = stakes > prev
-        countered = raised & (stakes != np.minimum(2 * prev, obs.target - score_of))
-        if method in (M_ANSWER, M_REPLY):
-            raised[:, s] = True
-            countered[:, s] = method == M_REPLY
-        mine_played = np.zeros((len(rows), 8), dtype=np.int64)
-        for j in range(s):
-            hit = players[:, j] == me
-            np.add.at(mine_played, (np.flatnonzero(hit), ranks[hit, j]), 1)
-        counts = _rank_counts(take(obs.hand)) + mine_played
-        hand_type = type_index[counts @ (5 ** np.arange(8))]
-        allowed = np.ones((len(rows), PLAY + 8), dtype=np.bool_)
-        if method == M_PLAY:
-            allowed[:, PLAY:] = _rank_counts(take(obs.hand)) > 0
-        if method == M_ANSWER:
-            allowed[:, COUNTER] = take(obs.counter) > 0
-        return lookup._decide(np.full(len(rows), method, np.int64), np.full(len(rows), s, np.int64),
-                       ranks, players, raised, countered, hand_type, noise.astype(np.float64),
-                       allowed, *tree)
+class _Reading(NamedTuple):
+    """What the policy reads from the observation rows of one decision: the card slot, each
+    slot's rank and player, which slots were raised and countered, the hand as dealt."""
+
+    slot: int
+    ranks: np.ndarray
+    players: np.ndarray
+    raised: np.ndarray
+    countered: np.ndarray
+    hand_type: np.ndarray
+    allowed: np.ndarray
+    in_hand: np.ndarray  # (N, 8) count of each rank still in hand
+
+
+def _reading(type_index, obs, method, rows) -> _Reading:
+    """The public history and the hand of ``rows``, as the solved tree reads them."""
+    def take(a):
+        return np.asarray(a)[rows]
+
+    me = take(obs.is_dealer).astype(np.int64)  # tree roles: 0 non-dealer, 1 dealer
+    s = 2 * obs.trick + obs.position
+    ranks = np.zeros((len(rows), 6), dtype=np.int64)
+    players = np.zeros((len(rows), 6), dtype=np.int64)
+    my_cards, opp_cards, i_led = take(obs.my_cards), take(obs.opp_cards), take(obs.i_led)
+    for t in range(3):
+        led = i_led[:, t]
+        ranks[:, 2 * t] = np.where(led, my_cards[:, t], opp_cards[:, t]) >> 2
+        ranks[:, 2 * t + 1] = np.where(led, opp_cards[:, t], my_cards[:, t]) >> 2
+        players[:, 2 * t] = np.where(led, me, 1 - me)
+        players[:, 2 * t + 1] = np.where(led, 1 - me, me)
+    stakes = take(obs.stakes).astype(np.int64)
+    my_score, opp_score = take(obs.my_score).astype(np.int64), take(obs.opp_score)
+    prev = np.concatenate([np.ones((len(rows), 1), np.int64), stakes[:, :-1]], axis=1)
+    if s < 6:  # the current slot: stake in force now, before any pending proposal
+        stakes[:, s] = take(obs.stake)
+        if s > 0:
+            prev[:, s] = stakes[:, s - 1]
+        players[:, s] = me if obs.to_play else 1 - me
+    score_of = np.where(players == me[:, None], my_score[:, None], opp_score[:, None])
+    raised = stakes > prev
+    countered = raised & (stakes != np.minimum(2 * prev, obs.target - score_of))
+    if method in (M_ANSWER, M_REPLY):
+        raised[:, s] = True
+        countered[:, s] = method == M_REPLY
+    mine_played = np.zeros((len(rows), 8), dtype=np.int64)
+    for j in range(s):
+        hit = players[:, j] == me
+        np.add.at(mine_played, (np.flatnonzero(hit), ranks[hit, j]), 1)
+    in_hand = _rank_counts(take(obs.hand))
+    counts = in_hand + mine_played
+    hand_type = type_index[counts @ (5 ** np.arange(8))]
+    allowed = np.ones((len(rows), PLAY + 8), dtype=np.bool_)
+    if method == M_PLAY:
+        allowed[:, PLAY:] = in_hand > 0
+    if method == M_ANSWER:
+        allowed[:, COUNTER] = take(obs.counter) > 0
+    return _Reading(s, ranks, players, raised, countered, hand_type, allowed, in_hand)
+
+
+_COLUMN_LABELS = {M_PROPOSE: (PASS, PROPOSE, -1), M_ANSWER: (REFUSE, ACCEPT, COUNTER),
+                  M_REPLY: (REFUSE, ACCEPT, -1)}
+
+
+def _choose_shipped(state, copy, obs, method, rows, noise, read: _Reading) -> np.ndarray:
+    """Tree action labels from a shipped state's keys (``solver/packed.py``): the columns
+    are the legal actions in label order — the ranks in hand, or the betting answers."""
+    from simulators.truc.solver.packed import TYPE_BITS, key_of
+
+    n = len(rows)
+    raised, countered = read.raised.copy(), read.countered.copy()
+    if read.slot < 6 and method == M_PROPOSE:
+        raised[:, read.slot] = countered[:, read.slot] = False
+    node = key_of(copy, np.full(n, read.slot), method, read.ranks, raised, countered)
+    key = (node << TYPE_BITS) | read.hand_type
+    if method == M_PLAY:
+        present = read.in_hand > 0
+        order = np.argsort(~present, axis=1, kind="stable")[:, :3]  # ranks held, ascending
+        labels = np.where(np.take_along_axis(present, order, axis=1), PLAY + order, -1)
+    else:
+        labels = np.broadcast_to(np.array(_COLUMN_LABELS[method]), (n, 3))
+    allowed = (labels >= 0) & np.take_along_axis(read.allowed, np.maximum(labels, 0), axis=1)
+    col = state.choose(key, allowed, noise)
+    return np.where(col >= 0, np.take_along_axis(labels, np.maximum(col, 0)[:, None],
+                                                 axis=1)[:, 0], -1)

@@ -42,6 +42,9 @@ PAYOFFS = ("points", "manche")
 ZERO = TARGET  # index of "no points" (a null deal) in a scoring's values
 LINES = 2 * TARGET - 1  # lines of scores a + b = 22 .. 0, the table's waves
 MAX_ITERATIONS = 3000  # CFR+ iterations a state gets before it stops, target reached or not
+UPDATE_EVERY = 10  # CFR+ iterations between updates of the continuation values
+CHECK_EVERY = 20  # iterations between exploitability checks
+QUICK_MARGIN = 0.9  # the exact five-hand check runs once the one-hand one is below this share
 TARGET_FLOOR = 0.0005
 """The smallest exploitability target a state may be given. CFR+'s exploitability falls as
 about 1/iterations (docs/truc_solver.md: 0.0043 points per deal after 225 iterations at 0-0),
@@ -146,8 +149,8 @@ class StateResult:
 
 def solve_states(states, payoff: str, equity: np.ndarray | None, card_call: bool = True,
                  target: float = 0.005, max_iterations: int = MAX_ITERATIONS,
-                 update_every: int = 10,
-                 check_every: int = 20, log=None, keep_solvers: bool = False):
+                 update_every: int = UPDATE_EVERY,
+                 check_every: int = CHECK_EVERY, log=None, keep_solvers: bool = False):
     """Solve states whose null deals lead to each other together (module docstring).
 
     ``states``: one state, or (a, b) and (b, a). With ``payoff="manche"``,
@@ -181,7 +184,7 @@ def solve_states(states, payoff: str, equity: np.ndarray | None, card_call: bool
         if iterations % check_every and not last:
             continue
         quick = {s: solver.quick_exploitability() for s, solver in solvers.items()}
-        if not last and max(quick.values()) > 0.9 * target:
+        if not last and max(quick.values()) > QUICK_MARGIN * target:
             if log:
                 log(f"{states} {payoff}: {iterations} iterations, one-hand exploitability "
                     f"{max(quick.values()):.5f}")
@@ -278,6 +281,20 @@ def equity_document(settings: dict, entries: dict[str, float], run: dict) -> dic
                           float(settings["target"]), float(run["seconds"]), int(run["n_jobs"]))
 
 
+def solver_settings() -> dict:
+    """The solver's settings that shape a solved state (recorded with the equity table and
+    the shipped solution: a table solved with other settings is another table)."""
+    from simulators.truc.solver.deal import TREE_VERSION
+    from simulators.truc.solver.solutions import STATE_VERSION
+
+    return {"algorithm": "CFR+, average strategy", "max_iterations": MAX_ITERATIONS,
+            "update_every": UPDATE_EVERY, "check_every": CHECK_EVERY,
+            "quick_margin": QUICK_MARGIN,
+            "redeal": "the round's current value, updated every update_every iterations",
+            "null_deal": "1 - the mirror state's current value, updated with it",
+            "tree_version": TREE_VERSION, "state_version": STATE_VERSION}
+
+
 def table_document(equity, exploit, iterations, seconds, card_call, target, wall, n_jobs):
     """The equity table as JSON: by role (``win_probability[a][b]``, the non-dealer at a,
     the dealer at b) and by seat (``states``: seat 0's chance at each score and dealer)."""
@@ -293,7 +310,7 @@ def table_document(equity, exploit, iterations, seconds, card_call, target, wall
     return {"card_call": card_call, "target": target, "payoff": "manche",
             "largest_exploitability": float(np.nanmax(exploit)),
             "target_reached": bool(np.nanmax(exploit) <= target),
-            "seconds": wall, "n_jobs": n_jobs,
+            "seconds": wall, "n_jobs": n_jobs, "solver": solver_settings(),
             "win_probability": equity.tolist(), "exploitability": exploit.tolist(),
             "iterations": iterations.tolist(), "solver_seconds": seconds.tolist(),
             "states": states}
