@@ -49,6 +49,10 @@ class TrucSolveQuestion:
     recompute: bool = _flag("solve again instead of loading (with --equity: every state, an "
                             "executor study: --n-jobs, --out-dir, --backend dask; about an "
                             "hour on two cores)", default=False)
+    shipped: bool = _flag("the solution the package ships (what the equilibrium policy "
+                          "plays): each state's exploitability, measured by the exact best "
+                          "response on the shipped bytes, its packing and size",
+                          default=False)
     lines: int | None = _flag("with --equity --recompute: solve only the top N lines of scores "
                               "(a + b = 22, 21, ...; default all 23): the states near 12, for "
                               "a quick check against the shipped table", metavar="N")
@@ -74,6 +78,14 @@ class TrucSolveQuestion:
                              "to solve)")
         if self.lines is not None and not 1 <= self.lines <= LINES:
             raise ValueError(f"--lines must be in 1..{LINES}, got {self.lines}")
+        if self.shipped:
+            others = [f"--{name.replace('_', '-')}" for name, default in
+                      (("scores", None), ("payoff", None), ("equity", False),
+                       ("recompute", False), ("lines", None), ("target", None))
+                      if getattr(self, name) != default]
+            if others or not self.card_call:
+                raise ValueError(f"--shipped reads the package's solution; drop "
+                                 f"{', '.join(others) or '--no-card-call'}")
         if self.equity:
             _check_equity_flags(self)
         elif self.payoff == "manche" and not self.card_call:
@@ -104,6 +116,8 @@ def target_of(q) -> float:
 
 
 def run(args, log) -> dict:
+    if args.shipped:
+        return shipped_document()
     if args.equity:
         return _equity(args, log)
     from simulators.truc.solver import solutions
@@ -138,6 +152,32 @@ def _equity(args, log) -> dict:
     return doc
 
 
+def shipped_document() -> dict:
+    """``--shipped``: the package's solution file, its settings and every state's figures
+    (``exploitability[a][b]``: the manche state at non-dealer a, dealer b)."""
+    from simulators.truc.solver import packed
+
+    index = packed.shipped_index()
+    if index is None:
+        raise FileNotFoundError(f"the package has no {packed.SHIPPED.name}: build it with "
+                                "python bench/truc_pack.py --out-dir DIR")
+    states = index["states"]
+    table = [[states.get(packed.member("manche", (a, b)), {}).get("exploitability")
+              for b in range(TARGET)] for a in range(TARGET)]
+    manche = [m for m in states.values() if m["payoff"] == "manche"]
+    worst = max(manche, key=lambda m: m["exploitability"])
+    doc = {"shipped": True, "file": packed.SHIPPED.name,
+           "file_bytes": packed.SHIPPED.stat().st_size,
+           "settings": index["settings"], "states_shipped": len(states),
+           "largest_exploitability": worst["exploitability"],
+           "largest_at": worst["scores"], "exploitability": table,
+           "points": {k: v for k, v in states.get("points-0-0", {}).items() if k != "tried"},
+           "as_played": packed.as_played_figures(),
+           "states": [{k: v for k, v in m.items() if k != "tried"}
+                      for _, m in sorted(states.items())]}
+    return doc
+
+
 def equity_question(q) -> SolveTableRun | None:
     """``--equity --recompute``: the table's study (see ``manche.EQUITY_TABLE``)."""
     if not (q.equity and q.recompute):
@@ -147,6 +187,8 @@ def equity_question(q) -> SolveTableRun | None:
 
 
 def text(doc: dict) -> str:
+    if doc.get("shipped"):
+        return _shipped_text(doc)
     if "states" in doc:
         rows = ["Chance that the non-dealer wins the manche (rows: his score; columns: the "
                 "dealer's):", "     " + "".join(f"{b:>6}" for b in range(TARGET))]
@@ -170,3 +212,24 @@ def text(doc: dict) -> str:
         text += (f"\n  TARGET NOT REACHED: stopped at the cap of {doc['iterations']} "
                  f"iterations above the target {doc['target']:g}; not cached as solved")
     return text
+
+
+def _shipped_text(doc: dict) -> str:
+    rows = [f"The shipped solution ({doc['file']}, {doc['file_bytes'] / 2**20:.1f} MiB, "
+            f"{doc['states_shipped']} states): exploitability x 1000 in chance of the manche, "
+            "exact best response to what ships (rows: the non-dealer's score; columns: the "
+            "dealer's):", "     " + "".join(f"{b:>6}" for b in range(TARGET))]
+    for a, row in enumerate(doc["exploitability"]):
+        rows.append(f"{a:>4} " + "".join("     -" if x is None else f"{1000 * x:6.2f}"
+                                         for x in row))
+    a, b = doc["largest_at"]
+    rows.append(f"largest {doc['largest_exploitability']:.5f} at {a}-{b}")
+    if doc["points"]:
+        rows.append(f"points at 0-0: exploitability {doc['points']['exploitability']:.5f} "
+                    "points per deal")
+    for fig in doc["as_played"]:
+        rows.append(f"as played (first redeal from the real stock) at {fig['scores'][0]}-"
+                    f"{fig['scores'][1]} {fig['payoff']}: {fig['exploitability']:.5f} "
+                    f"(solved game {fig['stationary_exploitability']:.5f}; both ask "
+                    f"{100 * fig['redeal_chance']:.1f}% of deals)")
+    return "\n".join(rows)

@@ -47,6 +47,7 @@ CANDIDATES = ((0.05, 4), (0.05, 5), (0.05, 6), (0.03, 8), (0.0, 16))
 """(tau, bits) tried in order by the pack: the first whose exact exploitability is within the
 budget ships (``bench/truc_pack.py``)."""
 SHIPPED = Path(__file__).parent / "data" / "solution.npz"
+AS_PLAYED = Path(__file__).parent / "data" / "solution_as_played.json"
 
 
 def key_of(copy, slot, method, ranks, raised, countered) -> np.ndarray:
@@ -349,8 +350,26 @@ def shipped_index(path: Path | None = None) -> dict | None:
     return _ARCHIVE[path][1]
 
 
+def as_played_figures() -> list[dict]:
+    """The shipped solution's exploitability as played (``bench/truc_as_played.py``), [] if
+    it was not measured."""
+    path = AS_PLAYED
+    return json.loads(path.read_text())["states"] if path.exists() else []
+
+
 def member(payoff: str, scores) -> str:
     return f"{payoff}-{int(scores[0])}-{int(scores[1])}"
+
+
+def shipped_packed(scores, payoff: str = "manche", path: Path | None = None
+                   ) -> Packed | None:
+    """A shipped state's packed arrays (None if the package does not ship it)."""
+    path = Path(SHIPPED if path is None else path)
+    index = shipped_index(path)
+    name = member(payoff, scores)
+    if index is None or name not in index["states"]:
+        return None
+    return decode(_ARCHIVE[path][0][name].tobytes())
 
 
 def shipped_state(scores, payoff: str = "manche", path: Path | None = None
@@ -362,10 +381,10 @@ def shipped_state(scores, payoff: str = "manche", path: Path | None = None
     found = _LOADED.get((path, name))
     if found is not None:
         return found
-    index = shipped_index(path)
-    if index is None or name not in index["states"]:
+    packed = shipped_packed(scores, payoff, path)
+    if packed is None:
         return None
-    packed = decode(_ARCHIVE[path][0][name].tobytes())
+    index = shipped_index(path)
     level = (1 << packed.bits) - 1
     state = ShippedState(scores=(int(scores[0]), int(scores[1])), payoff=payoff,
                          call=packed.call.astype(np.float64) / PLAY_SCALE, key=packed.key,

@@ -114,7 +114,8 @@ LOOKUP_ARRAYS = ("kind", "child_start", "n_children", "action", "player", "entry
 
 @dataclass(frozen=True)
 class StateSolution:
-    """A solved state as the policy reads it (arrays memory-mapped from the cache).
+    """A solved state as the policy reads it (the play memory-mapped from the cache, the
+    lookup arrays built from the cached enumeration of its deal tree).
 
     ``call`` (2, T): the probability that each hand asks for new cards, the
     non-dealer's first, then the dealer's after the non-dealer asked (TR-2);
@@ -155,10 +156,6 @@ def state_dir(scores, payoff: str, card_call: bool, target: float) -> Path:
                          f"_t{target:g}"
 
 
-def _lookup_dir(scores) -> Path:
-    return cache_dir() / f"lookup_v{TREE_VERSION}_{scores[0]}-{scores[1]}"
-
-
 def _save_dir(path: Path, arrays: dict, meta: dict | None = None) -> None:
     """Write .npy files into a temporary directory, then rename it (atomic)."""
     import shutil
@@ -193,11 +190,12 @@ def compact_lookup(arrays: dict) -> dict:
     return out
 
 
-def _lookup_arrays(solver) -> dict:
-    """The deal tree's arrays the policy walks, compacted."""
-    deal_tree = solver.deal.tree
-    return compact_lookup({**{k: getattr(deal_tree, k) for k in LOOKUP_ARRAYS if k != "kind"},
-                           "kind": solver.deal.kind})
+def _lookup_arrays(deal: DealTree) -> dict:
+    """The deal tree's arrays the policy walks, compacted. They follow from the hands and
+    the scores, so they are built when a state is loaded (under a second from the cached
+    enumeration), never stored (issue 37: they were 4.7 GB of the cache)."""
+    return compact_lookup({**{k: getattr(deal.tree, k) for k in LOOKUP_ARRAYS if k != "kind"},
+                           "kind": deal.kind})
 
 
 def _call_and_play(result, solver) -> tuple[np.ndarray, np.ndarray]:
@@ -222,10 +220,8 @@ def _call_and_play(result, solver) -> tuple[np.ndarray, np.ndarray]:
 
 
 def store_state(result, solver) -> Path:
-    """Keep a :class:`~.manche.StateResult` (and its deal's lookup arrays) in the cache."""
-    lookup = _lookup_dir(result.scores)
-    if not lookup.exists():
-        _save_dir(lookup, _lookup_arrays(solver))
+    """Keep a :class:`~.manche.StateResult` in the cache (its strategy: the call and the two
+    card-play rows)."""
     call, play = _call_and_play(result, solver)
     path = state_dir(result.scores, result.payoff, result.card_call, result.target)
     meta = {"scores": list(result.scores), "payoff": result.payoff,
@@ -245,20 +241,20 @@ def unstored_state(result, solver) -> StateSolution:
         scores=tuple(result.scores), payoff=result.payoff, card_call=result.card_call,
         target=result.target, value=result.value, exploitability=result.exploitability,
         iterations=result.iterations, seconds=result.seconds, call=call, play=play,
-        lookup=_lookup_arrays(solver))
+        lookup=_lookup_arrays(solver.deal))
 
 
 def load_state(scores, payoff: str = "manche", card_call: bool = True,
                target: float = DEFAULT_TARGET) -> StateSolution | None:
     """A stored state, memory-mapped (None if it was never solved with these settings)."""
     path = state_dir(scores, payoff, card_call, target)
-    lookup = _lookup_dir(scores)
-    if not (path / "meta.json").exists() or not lookup.exists():
+    if not (path / "meta.json").exists():
         return None
     meta = json.loads((path / "meta.json").read_text())
     if meta["exploitability"] > target:  # kept by an older version although the cap came first
         return None
-    arrays = {k: np.load(lookup / f"{k}.npy", mmap_mode="r") for k in LOOKUP_ARRAYS}
+    deal = build_deal_tree(DealSpec(scores=tuple(scores)), use_cache=True)
+    arrays = _lookup_arrays(deal)
     return StateSolution(
         scores=tuple(scores), payoff=payoff, card_call=card_call, target=target,
         value=meta["value"], exploitability=meta["exploitability"],
