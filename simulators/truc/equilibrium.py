@@ -355,14 +355,14 @@ _COLUMN_LABELS = {M_PROPOSE: (PASS, PROPOSE, -1), M_ANSWER: (REFUSE, ACCEPT, COU
 def _choose_shipped(state, copy, obs, method, rows, noise, read: _Reading) -> np.ndarray:
     """Tree action labels from a shipped state's keys (``solver/packed.py``): the columns
     are the legal actions in label order — the ranks in hand, or the betting answers."""
-    from simulators.truc.solver.packed import TYPE_BITS, key_of
+    from simulators.truc.solver.packed import infoset_key, key_of
 
     n = len(rows)
     raised, countered = read.raised.copy(), read.countered.copy()
     if read.slot < 6 and method == M_PROPOSE:
         raised[:, read.slot] = countered[:, read.slot] = False
-    node = key_of(copy, np.full(n, read.slot), method, read.ranks, raised, countered)
-    key = (node << TYPE_BITS) | read.hand_type
+    node = key_of(np.full(n, read.slot), method, read.ranks, raised, countered)
+    key = infoset_key(node, read.hand_type, copy)
     if method == M_PLAY:
         present = read.in_hand > 0
         order = np.argsort(~present, axis=1, kind="stable")[:, :3]  # ranks held, ascending

@@ -150,3 +150,37 @@ def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path
               if got["win_probability"][a][b] is not None]
     assert solved == [(10, 11), (11, 10), (11, 11)]
     assert got["largest_exploitability"] <= 0.005
+    _same_as_shipped(got, solved)
+
+
+def _same_as_shipped(doc, states) -> None:
+    """Issue 37: what the recompute rebuilds is what ships, bit for bit: the table's values
+    and the solver's settings, and the states packed into the shipped bytes."""
+    from simulators.truc.solver import packed
+    from simulators.truc.solver.manche import shipped_equity
+
+    shipped = shipped_equity()
+    assert doc["solver"] == shipped["solver"]
+    for a, b in states:
+        assert doc["win_probability"][a][b] == shipped["win_probability"][a, b], (a, b)
+        assert doc["exploitability"][a][b] == shipped["exploitability"][a, b], (a, b)
+    budget = packed.shipped_index()["settings"]["budget"]
+    for scores in [(11, 11)]:  # packing costs seconds at 11-11, minutes lower down
+        mine = packed.pack_solved(scores, "manche", budget, equity=shipped["win_probability"])
+        assert mine.blob == packed.shipped_bytes(scores), scores
+
+
+@pytest.mark.slow
+def test_the_recomputed_end_states_are_the_shipped_ones(tmp_path, monkeypatch):
+    """The top three lines of the table (11-11; 10-11, 11-10; 9-11, 10-10, 11-9) solved
+    again from an empty cache are the shipped table's values, bit for bit."""
+    from analysis.solve import solve_table
+    from simulators.core.game import SolveTableRun
+
+    monkeypatch.setenv("TAPISVERT_CACHE", str(tmp_path / "cache"))
+    run = SolveTableRun({"card_call": True, "target": 0.005, "lines": 3})
+    doc = solve_table(get_game("truc"), run, progress=False)
+    states = [(a, b) for a in range(12) for b in range(12)
+              if doc["win_probability"][a][b] == doc["win_probability"][a][b]]
+    assert len(states) == 6
+    _same_as_shipped(doc, states)

@@ -40,18 +40,28 @@ from simulators.truc.solver import deal as D
 
 PACK_VERSION = 1
 PLAY_SCALE = 65535  # the card call's probabilities, as the cache stores the play's
-TYPE_BITS = 7  # hand types (120) in the key's low bits
-COPY_SHIFT = 45  # the card call's outcome: 0 the non-dealer kept, 1 he asked and the dealer kept
+TYPE_BITS = 7  # hand types (120), above the copy bit
 METHODS = {D.K_PROPOSE: 0, D.K_ANSWER: 1, D.K_REPLY: 2, D.K_CARD: 3}  # the policy's M_* codes
-CANDIDATES = ((0.05, 4), (0.05, 5), (0.05, 6), (0.03, 8), (0.0, 16))
-"""(tau, bits) tried in order by the pack: the first whose exact exploitability is within the
-budget ships (``bench/truc_pack.py``)."""
+CANDIDATES = ((0.2, 3), (0.15, 3), (0.1, 3), (0.05, 4), (0.05, 6), (0.0, 16))
+"""(tau, bits) tried in order by the pack, smallest first: the first whose exact
+exploitability is within the budget ships (``bench/truc_pack.py``). Measured at 4-8:
+451 KB at (0.05, 4) and 0.00265, 243 KB at (0.15, 3) and 0.00493, 202 KB at (0.2, 3) and
+0.00618 (solved: 0.00275)."""
 SHIPPED = Path(__file__).parent / "data" / "solution.npz"
 AS_PLAYED = Path(__file__).parent / "data" / "solution_as_played.json"
 
 
-def key_of(copy, slot, method, ranks, raised, countered) -> np.ndarray:
-    """Node keys (int64, before the hand type) from per-row arrays.
+def infoset_key(node_key, hand, copy) -> np.ndarray:
+    """An information set's key: its node's key, the hand as dealt, and which card play
+    (``copy`` 0: the non-dealer kept, 1: he asked and the dealer kept) in the lowest bit, so
+    the same situation after either call sits side by side (they are alike: the bytes
+    compress better)."""
+    return (((np.asarray(node_key, dtype=np.int64) << TYPE_BITS)
+             | np.asarray(hand, dtype=np.int64)) << 1) | np.asarray(copy, dtype=np.int64)
+
+
+def key_of(slot, method, ranks, raised, countered) -> np.ndarray:
+    """Node keys (int64) from per-row arrays, as :func:`node_keys` makes them from the tree.
 
     ``ranks`` (N, 6) rank of each card slot (read below ``slot``); ``raised`` /
     ``countered`` (N, 6) booleans (read up to ``slot``): a proposal accepted (or
@@ -68,13 +78,11 @@ def key_of(copy, slot, method, ranks, raised, countered) -> np.ndarray:
     counter_bits = (np.where(upto, np.asarray(countered, dtype=bool), False).astype(np.int64)
                     << j).sum(axis=1)
     method = np.broadcast_to(np.asarray(method, dtype=np.int64), (n,))
-    copy = np.broadcast_to(np.asarray(copy, dtype=np.int64), (n,))
-    return ((copy << (COPY_SHIFT - TYPE_BITS)) | ((slot * 4 + method) << 30) | (rank_bits << 12)
-            | (raise_bits << 6) | counter_bits)
+    return ((slot * 4 + method) << 30) | (rank_bits << 12) | (raise_bits << 6) | counter_bits
 
 
 def node_keys(deal: D.DealTree) -> np.ndarray:
-    """Each card-play node's key (copy 0, before the hand type), -1 where nobody decides.
+    """Each card-play node's key, -1 where nobody decides.
 
     Breadth-first order puts a level's children in one contiguous run, so the
     history bits go down the tree one level at a time.
@@ -155,7 +163,7 @@ def groups_of(round_tree) -> Groups:
         block[gid, pos] = e
         hand = tree.entry_type[e[first]].astype(np.int64)
         decision = dt.parent[node[first]].astype(np.int64)
-        keys.append((np.int64(copy) << COPY_SHIFT) | (base[decision] << TYPE_BITS) | hand)
+        keys.append(infoset_key(base[decision], hand, copy))
         entries.append(block)
         infosets.append(info[first])
     key = np.concatenate(keys)
@@ -361,15 +369,21 @@ def member(payoff: str, scores) -> str:
     return f"{payoff}-{int(scores[0])}-{int(scores[1])}"
 
 
-def shipped_packed(scores, payoff: str = "manche", path: Path | None = None
-                   ) -> Packed | None:
-    """A shipped state's packed arrays (None if the package does not ship it)."""
+def shipped_bytes(scores, payoff: str = "manche", path: Path | None = None) -> bytes | None:
+    """A shipped state's bytes as packed (None if the package does not ship it)."""
     path = Path(SHIPPED if path is None else path)
     index = shipped_index(path)
     name = member(payoff, scores)
     if index is None or name not in index["states"]:
         return None
-    return decode(_ARCHIVE[path][0][name].tobytes())
+    return _ARCHIVE[path][0][name].tobytes()
+
+
+def shipped_packed(scores, payoff: str = "manche", path: Path | None = None
+                   ) -> Packed | None:
+    """A shipped state's packed arrays (None if the package does not ship it)."""
+    blob = shipped_bytes(scores, payoff, path)
+    return None if blob is None else decode(blob)
 
 
 def shipped_state(scores, payoff: str = "manche", path: Path | None = None
