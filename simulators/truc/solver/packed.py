@@ -317,24 +317,65 @@ def decode(blob: bytes) -> Packed:
 @dataclass(frozen=True)
 class ShippedState:
     """A shipped state as the policy reads it: ``call`` (2, T) probabilities, and the card
-    play's sorted keys with their action weights (see :func:`choose`)."""
+    play's information sets in about 6 bytes each (a state holds up to a few million):
+
+    ``nodes`` the sorted node keys; ``local`` (uint32, sorted) each set's node rank times
+    256 plus its low byte (hand and copy); ``weight`` the first two actions' weights, two
+    nibbles of a byte when ``bits`` <= 4 (the third is what they leave of ``level``).
+    """
 
     scores: tuple[int, int]
     payoff: str
     call: np.ndarray
-    key: np.ndarray
+    nodes: np.ndarray
+    local: np.ndarray
     weight: np.ndarray
+    level: int
     meta: dict
+
+    @classmethod
+    def of(cls, packed: Packed, scores, payoff: str, meta: dict) -> ShippedState:
+        node = packed.key >> (TYPE_BITS + 1)
+        nodes, rank = np.unique(node, return_inverse=True)
+        if len(nodes) >= 1 << 24:
+            raise ValueError("too many nodes for the compact layout")
+        local = (rank.astype(np.uint32) << 8) | (packed.key & 255).astype(np.uint32)
+        w = packed.weight.astype(np.uint16)
+        weight = (w[:, 0] | (w[:, 1] << 4)).astype(np.uint8) if packed.bits <= 4 else \
+            packed.weight[:, :2].copy()
+        return cls(scores=(int(scores[0]), int(scores[1])), payoff=payoff,
+                   call=packed.call.astype(np.float64) / PLAY_SCALE, nodes=nodes, local=local,
+                   weight=weight, level=(1 << packed.bits) - 1, meta=meta)
+
+    @property
+    def nbytes(self) -> int:
+        return self.nodes.nbytes + self.local.nbytes + self.weight.nbytes + self.call.nbytes
+
+    def weights(self, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(found, (N, 3) weights) of information-set keys (:func:`infoset_key`)."""
+        key = np.asarray(key, dtype=np.int64)
+        out = np.zeros((len(key), 3), dtype=np.int64)
+        if len(self.nodes) == 0:
+            return np.zeros(len(key), dtype=bool), out
+        node = key >> (TYPE_BITS + 1)
+        rank = np.minimum(np.searchsorted(self.nodes, node), len(self.nodes) - 1)
+        want = (rank.astype(np.uint32) << 8) | (key & 255).astype(np.uint32)
+        at = np.minimum(np.searchsorted(self.local, want), len(self.local) - 1)
+        found = (self.nodes[rank] == node) & (self.local[at] == want)
+        w = self.weight[at].astype(np.int64)
+        if w.ndim == 1:
+            out[:, 0], out[:, 1] = w & 15, w >> 4
+        else:
+            out[:, :2] = w
+        out[:, 2] = np.maximum(self.level - out[:, 0] - out[:, 1], 0)
+        return found, out
 
     def choose(self, key: np.ndarray, allowed: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """The column (0..2, in label order of the legal actions) each row plays, sampled with
         its uniform ``noise``; -1 where the key is not kept (a set this strategy never
         reaches, or one action only)."""
-        if len(self.key) == 0:
-            return np.full(len(key), -1, dtype=np.int64)
-        at = np.minimum(np.searchsorted(self.key, key), len(self.key) - 1)
-        found = self.key[at] == key
-        w = np.where(allowed, self.weight[at].astype(np.float64), 0.0)
+        found, weight = self.weights(key)
+        w = np.where(allowed, weight.astype(np.float64), 0.0)
         total = w.sum(axis=1)
         cum = np.cumsum(w, axis=1)
         col = (np.asarray(noise, dtype=np.float64)[:, None] * total[:, None] >= cum).sum(axis=1)
@@ -398,11 +439,7 @@ def shipped_state(scores, payoff: str = "manche", path: Path | None = None
     packed = shipped_packed(scores, payoff, path)
     if packed is None:
         return None
-    index = shipped_index(path)
-    level = (1 << packed.bits) - 1
-    state = ShippedState(scores=(int(scores[0]), int(scores[1])), payoff=payoff,
-                         call=packed.call.astype(np.float64) / PLAY_SCALE, key=packed.key,
-                         weight=packed.weight, meta={**index["states"][name], "level": level})
+    state = ShippedState.of(packed, scores, payoff, shipped_index(path)["states"][name])
     _LOADED[(path, name)] = state
     return state
 
