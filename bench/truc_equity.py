@@ -36,7 +36,12 @@ def main(argv=None) -> int:
                         help="only the top N lines of scores (a quick check)")
     parser.add_argument("--out", type=Path, default=SHIPPED,
                         help=f"where to write the table (default {SHIPPED.relative_to(ROOT)})")
+    parser.add_argument("--docs", action="store_true",
+                        help="only redraw docs/img/truc_equity.png and print the docs' "
+                             "markdown table from the shipped file (no solving)")
     args = parser.parse_args(argv)
+    if args.docs:
+        return docs(json.loads(SHIPPED.read_text()))
     try:
         question = TrucSolveQuestion(equity=True, recompute=True, target=args.target,
                                      lines=args.lines)
@@ -48,6 +53,30 @@ def main(argv=None) -> int:
     write_atomically(args.out, json.dumps(json_value(doc), indent=1))
     print(f"wrote {args.out}: largest exploitability {doc['largest_exploitability']:.5f}, "
           f"{doc['seconds']:.0f} s")
+    return 0
+
+
+def docs(doc: dict) -> int:
+    """The figure and the table of docs/truc_solver.md, from the shipped table."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    equity = np.asarray(doc["win_probability"], dtype=float)
+    fig, ax = plt.subplots(figsize=(6, 4.6))
+    image = ax.imshow(equity, origin="lower", cmap="RdBu", vmin=0, vmax=1)
+    fig.colorbar(image, ax=ax)
+    ax.set(title="Chance that the non-dealer wins the manche", xlabel="dealer's score",
+           ylabel="non-dealer's score")
+    out = ROOT / "docs" / "img" / "truc_equity.png"
+    fig.savefig(out, dpi=100, bbox_inches="tight")
+    print(f"wrote {out}")
+    print("| non-dealer \\ dealer | " + " | ".join(str(b) for b in range(12)) + " |")
+    print("|---" * 13 + "|")
+    for a, row in enumerate(equity):
+        print(f"| **{a}** | " + " | ".join(f"{x:.3f}" for x in row) + " |")
     return 0
 
 

@@ -88,11 +88,16 @@ _STATES: dict = {}  # (scores, payoff, target) -> StateSolution; per process
 
 
 def load_state(scores, payoff: str, target: float):
-    """A solved state with the card call (memory-mapped from the cache), once per process."""
+    """A solved state with the card call (its play memory-mapped from the cache), once per
+    process."""
     from simulators.truc.solver.solutions import solved_state
 
     key = (tuple(int(s) for s in scores), payoff, float(target))
     if key not in _STATES:
+        if not _STATES:
+            _say_on_stderr("the full-precision solution loads each state from the cache when "
+                           "a deal first reaches it (under a second each, up to 144 states "
+                           "per process; a state missing from the cache is solved first)")
         _STATES[key] = solved_state(key[0], payoff, card_call=True, target=key[2],
                                     log=_say_on_stderr)
     return _STATES[key]

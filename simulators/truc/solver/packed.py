@@ -479,8 +479,9 @@ class PackResult:
 def pack_solved(scores, payoff: str, budget: float, equity: np.ndarray | None = None,
                 candidates=CANDIDATES, log=None) -> PackResult:
     """Pack the cached solution of a state: the first of ``candidates`` (tau, bits) whose
-    exact exploitability (five hands with the card call, ``round.round_values``), measured
-    on the decoded bytes, is at most ``budget`` (the last candidate otherwise)."""
+    exact exploitability (five hands with the card call, ``round.round_values``) is at most
+    ``budget`` (the last candidate otherwise); the bytes are checked to decode to exactly
+    the arrays measured."""
     import time
 
     from simulators.truc.solver import manche
@@ -502,24 +503,27 @@ def pack_solved(scores, payoff: str, budget: float, equity: np.ndarray | None = 
     null = solver.null
     groups = groups_of(solver.round)
     strategy = stored_strategy(solver.round, solution)
-    solved = round_values(solver.tree, strategy, abandoned=null)
     tried = []
     for tau, bits in candidates:
-        blob = encode(pack_state(solver.round, strategy, solution.call, tau, bits, groups))
-        shipped = decode(blob)
+        shipped = pack_state(solver.round, strategy, solution.call, tau, bits, groups)
         measured = round_values(solver.tree, expand(solver.round, shipped, groups),
                                 abandoned=null)
-        tried.append({"tau": tau, "bits": bits, "bytes": len(blob),
-                      "exploitability": measured.exploitability})
+        tried.append({"tau": tau, "bits": bits, "exploitability": measured.exploitability})
         if log:
-            log(f"{scores[0]}-{scores[1]} {payoff}: tau {tau:g}, {bits} bits: {len(blob)} "
-                f"bytes, exploitability {measured.exploitability:.5f}")
+            log(f"{scores[0]}-{scores[1]} {payoff}: tau {tau:g}, {bits} bits: exploitability "
+                f"{measured.exploitability:.5f}")
         if measured.exploitability <= budget:
             break
+    blob = encode(shipped)
+    back = decode(blob)  # what ships is what was measured
+    for name in ("key", "weight", "call", "n_legal"):
+        if not np.array_equal(getattr(back, name), getattr(shipped, name)):
+            raise AssertionError(f"the encoded state does not decode to what was measured "
+                                 f"({name})")
     meta = {"scores": list(scores), "payoff": payoff, "tau": tau, "bits": bits,
             "bytes": len(blob), "information_sets": int(len(shipped.key)),
             "value": measured.value, "exploitability": measured.exploitability,
-            "solved_value": solved.value, "solved_exploitability": solved.exploitability,
+            "solved_value": solution.value, "solved_exploitability": solution.exploitability,
             "tried": tried, "seconds": time.perf_counter() - began}
     return PackResult(blob, meta)
 
