@@ -192,14 +192,17 @@ def solve_table(game: Game, run: SolveTableRun, *, out_dir: str | Path | None = 
                                   "waves": len(waves)})
     known: dict[str, float] = {}
     began = time.perf_counter()
+    spent = 0.0  # wall time of every session of every wave: the table's cost across resumes
     for k, units in enumerate(waves):
         study = TableWave(game, run, k, len(waves), units, dict(known))
         where = None if out_dir is None else out_dir / f"wave-{k:02d}"
         result = map_chunks(study, where, n_jobs=n_jobs, backend=backend,
                             scheduler=scheduler, progress=progress)
         known |= result.totals
+        spent += sum(float(session.get("wall_seconds", 0.0))
+                     for session in result.manifest.get("sessions", []))
         if log:
             log(f"{study.label}: {len(units)} {table.unit_names[0]} solved "
                 f"({time.perf_counter() - began:.0f} s so far)")
     return table.document(dict(run.settings), known,
-                          {"seconds": time.perf_counter() - began, "n_jobs": n_jobs})
+                          {"seconds": spent, "n_jobs": n_jobs})

@@ -28,8 +28,9 @@ def main(argv=None) -> int:
     from simulators.truc.solver.command import TrucSolveQuestion, equity_question
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out-dir", type=Path, required=True,
-                        help="the run directory (resumed when run again)")
+    parser.add_argument("--out-dir", type=Path,
+                        help="the run directory (resumed when run again; required but with "
+                             "--docs)")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--target", type=float, default=None)
     parser.add_argument("--lines", type=int, default=None,
@@ -42,6 +43,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.docs:
         return docs(json.loads(SHIPPED.read_text()))
+    if args.out_dir is None:
+        parser.error("--out-dir is required (the run directory)")
     try:
         question = TrucSolveQuestion(equity=True, recompute=True, target=args.target,
                                      lines=args.lines)

@@ -335,8 +335,10 @@ class ShippedState:
 
     @classmethod
     def of(cls, packed: Packed, scores, payoff: str, meta: dict) -> ShippedState:
-        node = packed.key >> (TYPE_BITS + 1)
-        nodes, rank = np.unique(node, return_inverse=True)
+        node = packed.key >> (TYPE_BITS + 1)  # sorted, as the keys are: no sort needed
+        first = np.ones(len(node), dtype=bool)
+        first[1:] = node[1:] != node[:-1]
+        nodes, rank = node[first], np.cumsum(first) - 1
         if len(nodes) >= 1 << 24:
             raise ValueError("too many nodes for the compact layout")
         local = (rank.astype(np.uint32) << 8) | (packed.key & 255).astype(np.uint32)
