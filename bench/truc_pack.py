@@ -132,10 +132,14 @@ def main(argv=None) -> int:
     frame = result.tables[TABLE]
     packs = {row["state"]: packed.PackResult(row["blob"], json.loads(row["meta"]))
              for row in frame.iter_rows(named=True)}
+    table = json.loads((manche.DATA / "equity.json").read_text())  # what the package ships
+    if table["win_probability"] != doc["win_probability"]:
+        print(f"warning: {args.equity} is not the shipped equity table; the states' "
+              "figures were measured with it", file=sys.stderr)
     settings = {"pack_version": packed.PACK_VERSION, "budget": args.budget,
                 "points_budget": args.points_budget,
                 "candidates": [list(c) for c in packed.CANDIDATES],
-                "solver": doc.get("solver", {}), "target": doc.get("target")}
+                "solver": table.get("solver", {}), "target": table.get("target")}
     if len(packs) < len(states):
         print(f"packed {len(packs)} of {len(states)} states in {args.out_dir}; the archive is "
               "written when all are packed")
