@@ -28,7 +28,7 @@ from math import comb
 import numpy as np
 
 from simulators.core.cfr import cfrplus as cfr
-from simulators.truc.solver.round import COPY_ROOTS, MAX_HANDS, REDEAL, set_redeal
+from simulators.truc.solver.round import COPY_ROOTS, MAX_HANDS, REDEAL, hand_chain, set_redeal
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def as_played_values(round_tree, strategy: np.ndarray, abandoned: float,
     best = []
     try:
         for p in (0, 1):
-            later = _chain(tree, strategy, reach, value, p, abandoned, hands)
+            later = hand_chain(tree, strategy, reach, value, p, 1, abandoned, hands)
             redeal = np.zeros(types)
             set_redeal(tree, later[2] if hands > 2 else abandoned)
             for d in range(types):
@@ -143,19 +143,3 @@ def as_played_values(round_tree, strategy: np.ndarray, abandoned: float,
     return AsPlayed(best=(best[0], best[1]), exploitability=0.5 * (best[0] + best[1]),
                     stationary_best=stationary.best,
                     stationary_exploitability=stationary.exploitability, redeal_chance=chance)
-
-
-def _chain(tree, strategy, reach, value, p, abandoned, hands) -> list[float]:
-    """The best responder's value from each hand on (player 0's terms, hand 0 first), the
-    later hands as in the solved game (``round.round_values``)."""
-    nxt = abandoned
-    out = []
-    none = np.empty(0)
-    for _ in range(hands):
-        set_redeal(tree, nxt)
-        cfr._values(p, 1, *cfr._value_args(tree), reach, strategy, value, none)
-        s, k = tree.entry_start[0, p], tree.entry_count[0, p]
-        got = float(value[s:s + k].sum())
-        nxt = got if p == 0 else -got
-        out.append(nxt)
-    return out[::-1]

@@ -170,6 +170,25 @@ class RoundValues:
     by_hand: tuple[float, ...]
 
 
+def hand_chain(tree: PublicTree, strategy: np.ndarray, reach: np.ndarray, value: np.ndarray,
+               p: int, mode: int, abandoned: float, hands: int) -> list[float]:
+    """Player p's value from each hand on (player 0's terms, hand 0 first), backward from
+    the last hand, whose redeal is worth ``abandoned``; ``mode`` 0 follows ``strategy``,
+    1 best-responds (``cfrplus._values``). ``reach`` is the strategy's top-down sweep;
+    sets the redeal terminal's payoff as it goes (the caller restores it)."""
+    nxt = abandoned  # player 0's terms
+    out = []
+    none = np.empty(0)
+    for _ in range(hands):
+        set_redeal(tree, nxt)
+        cfr._values(p, mode, *cfr._value_args(tree), reach, strategy, value, none)
+        s, k = tree.entry_start[0, p], tree.entry_count[0, p]
+        got = float(value[s:s + k].sum())
+        nxt = got if p == 0 else -got
+        out.append(nxt)
+    return out[::-1]
+
+
 def round_values(tree: PublicTree, strategy: np.ndarray, abandoned: float,
                  hands: int = MAX_HANDS) -> RoundValues:
     """Value and exact best responses of ``strategy`` in the ``hands``-hand card call.
@@ -189,16 +208,7 @@ def round_values(tree: PublicTree, strategy: np.ndarray, abandoned: float,
     saved = tree.outcome_payoff[REDEAL].copy()
 
     def chain(p: int, mode: int) -> list[float]:
-        nxt = abandoned  # player 0's terms
-        out = []
-        for _ in range(hands):
-            set_redeal(tree, nxt)
-            cfr._values(p, mode, *cfr._value_args(tree), reach, strategy, value, none)
-            s, k = tree.entry_start[0, p], tree.entry_count[0, p]
-            got = float(value[s:s + k].sum())
-            nxt = got if p == 0 else -got
-            out.append(nxt)
-        return out[::-1]
+        return hand_chain(tree, strategy, reach, value, p, mode, abandoned, hands)
 
     try:
         by_hand = chain(0, 0)
