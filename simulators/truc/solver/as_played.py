@@ -28,7 +28,15 @@ from math import comb
 import numpy as np
 
 from simulators.core.cfr import cfrplus as cfr
-from simulators.truc.solver.round import COPY_ROOTS, MAX_HANDS, REDEAL, hand_chain, set_redeal
+from simulators.truc.solver.packed import call_entries
+from simulators.truc.solver.round import (
+    COPY_ROOTS,
+    MAX_HANDS,
+    REDEAL,
+    hand_chain,
+    set_redeal,
+    strategy_reach,
+)
 
 
 @dataclass(frozen=True)
@@ -100,13 +108,11 @@ def as_played_values(round_tree, strategy: np.ndarray, abandoned: float,
     strategy = np.ascontiguousarray(strategy, dtype=np.float64)
     stationary = round_values(tree, strategy, abandoned, hands)
     types = len(counts)
-    ask = np.stack([strategy[tree.entry_start[2, 0]:][:types],
-                    strategy[tree.entry_start[REDEAL, 1]:][:types]])
-    reach = np.empty(tree.n_entries)
+    _, ask_nd, _, ask_d = call_entries(tree)
+    ask = np.stack([strategy[ask_nd], strategy[ask_d]])
+    reach = strategy_reach(tree, strategy)
     value = np.empty(tree.n_entries)
     none = np.empty(0)
-    cfr.kernels()
-    cfr._down(-1, 0.0, *cfr._down_args(tree), none, strategy, reach, none, cfr._scratch(tree))
     saved = tree.outcome_payoff[REDEAL].copy()
     best = []
     try:

@@ -170,6 +170,15 @@ class RoundValues:
     by_hand: tuple[float, ...]
 
 
+def strategy_reach(tree: PublicTree, strategy: np.ndarray) -> np.ndarray:
+    """Every entry's reach under ``strategy`` (the top-down sweep that value passes read)."""
+    reach = np.empty(tree.n_entries)
+    none = np.empty(0)
+    cfr.kernels()
+    cfr._down(-1, 0.0, *cfr._down_args(tree), none, strategy, reach, none, cfr._scratch(tree))
+    return reach
+
+
 def hand_chain(tree: PublicTree, strategy: np.ndarray, reach: np.ndarray, value: np.ndarray,
                p: int, mode: int, abandoned: float, hands: int) -> list[float]:
     """Player p's value from each hand on (player 0's terms, hand 0 first), backward from
@@ -200,11 +209,8 @@ def round_values(tree: PublicTree, strategy: np.ndarray, abandoned: float,
     hands best too). The reach (top-down sweep) is computed once.
     """
     strategy = np.ascontiguousarray(strategy, dtype=np.float64)
-    reach = np.empty(tree.n_entries)
+    reach = strategy_reach(tree, strategy)
     value = np.empty(tree.n_entries)
-    none = np.empty(0)
-    cfr.kernels()
-    cfr._down(-1, 0.0, *cfr._down_args(tree), none, strategy, reach, none, cfr._scratch(tree))
     saved = tree.outcome_payoff[REDEAL].copy()
 
     def chain(p: int, mode: int) -> list[float]:
