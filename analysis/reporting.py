@@ -676,3 +676,187 @@ def compared_rows(pieces: dict[str, dict], keys) -> pl.DataFrame:
                      "p_value": json_number(paired.get("p_value"))})
     return pl.DataFrame(rows, schema=COMPARED_SCHEMA)
 
+
+
+# ------------------------------------------------------------------ the learned player beside
+
+
+LEARNED = "net"  # the registered name of a game's learned player
+
+
+def learned_policy(ctx: ReportContext):
+    """The game's learned player with its default parameters (its shipped weights), for the
+    report's paired arms; None when the game has none or the report's policy is it."""
+    from analysis.experiment import policy_name
+
+    game = ctx.base.game
+    if LEARNED not in game.policies or policy_name(game, ctx.policy) == LEARNED:
+        return None
+    return game.make_policy(LEARNED)
+
+
+def paired_policy_rows(metrics: Mapping[str, Metric], learned: pl.DataFrame,
+                       base: pl.DataFrame, *, key: str, by: str | Sequence[str] = (),
+                       column: str = "measure", **keys: Any) -> list[dict[str, Any]]:
+    """Each metric under the learned player and under the base policy on the same units,
+    and the paired difference (:func:`analysis.summaries.paired`): tidy rows ``keys…, by…,
+    column, arm ("learned", "base", "difference"), value, low, high, n``."""
+    texts = list(metrics)  # summaries.paired's rows: per group, per metric, three arms
+    found = summaries.paired(list(metrics.values()), learned, base, key=key, by=by)
+    arms = {"a": "learned", "b": "base", "difference": "difference"}
+    by = [by] if isinstance(by, str) else list(by)
+    return [{**keys, **{c: r[c] for c in by}, column: texts[i // 3 % len(texts)],
+             "arm": arms[r["arm"]], "kind": r["kind"], "value": r["value"], "low": r["low"],
+             "high": r["high"], "n": r["n"]} for i, r in enumerate(found.iter_rows(named=True))]
+
+
+def paired_policy_table(summary: pl.DataFrame, keys: Sequence[str], names: tuple[str, str],
+                        digits: int = 2) -> pl.DataFrame:
+    """Display text of :func:`paired_policy_rows`: ``keys…, <learned>, <base>, <learned> -
+    <base>, n`` (rates in percent, their differences in percentage points)."""
+    def cell(r: Mapping[str, Any]) -> str:
+        e = row_estimate(r)
+        if r["kind"] == "rate":
+            return pp(e) if r["arm"] == "difference" else pct(e)
+        return num(e, digits, signed=r["arm"] == "difference")
+
+    rows: dict[tuple, dict[str, str]] = {}
+    for r in summary.iter_rows(named=True):
+        group = tuple(r[k] for k in keys)
+        row = rows.setdefault(group, {k: str(v) for k, v in zip(keys, group, strict=True)})
+        column = {"learned": names[0], "base": names[1],
+                  "difference": f"{names[0]} - {names[1]}"}[r["arm"]]
+        row[column] = cell(r)
+        if r["arm"] == "difference":
+            row["n"] = f"{r['n']:,}"
+    columns = [*keys, names[0], names[1], f"{names[0]} - {names[1]}", "n"]
+    return pl.DataFrame([{c: row.get(c, "–") for c in columns} for row in rows.values()],
+                        schema={c: pl.String for c in columns})
+
+
+def paired_policy_figure(summary: pl.DataFrame, label: Callable[[Mapping[str, Any]], str],
+                         names: tuple[str, str]) -> bytes:
+    """The paired differences as a forest plot: rates in percentage points on the left,
+    means on the right; bars: 95% intervals."""
+    diffs = summary.filter(pl.col("arm") == "difference")
+    fig, axes = new_figure(10, 0.32 * max(4, diffs.height) + 1.2, ncols=2)
+    for ax, kind, scale, unit in ((axes[0], "rate", 100.0, "percentage points"),
+                                  (axes[1], "mean", 1.0, "per unit")):
+        part = diffs.filter(pl.col("kind") == kind)
+        if part.is_empty():
+            ax.axis("off")
+            continue
+        y = np.arange(part.height)[::-1]
+        values = part["value"].to_numpy() * scale
+        ax.errorbar(values, y, xerr=yerr(values, part["low"].to_numpy() * scale,
+                                         part["high"].to_numpy() * scale),
+                    fmt="o", color="#4C72B0", capsize=3)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_ylim(-0.7, max(part.height, 4) - 0.3)
+        ax.set_yticks(y, [label(r) for r in part.iter_rows(named=True)], fontsize=8)
+        ax.set_xlabel(f"{names[0]} - {names[1]}, {unit}")
+    return png(fig)
+
+
+def certificate_rows(pieces: Mapping[str, Mapping[str, Any]]) -> pl.DataFrame:
+    """The learned player's measured certificates (``kind`` "certificate" pieces of a
+    strength document, bench/net_strength.py): ``piece, players, against, value, low, high,
+    n, p_value``."""
+    rows = []
+    for key, piece in pieces.items():
+        if piece.get("kind") != "certificate":
+            continue
+        for against, c in piece.get("against", {}).items():
+            rows.append({"piece": key, "players": piece.get("players"), "against": against,
+                         "value": json_number(c["mean"]), "low": json_number(c["low"]),
+                         "high": json_number(c["high"]), "n": int(c["n"]),
+                         "p_value": json_number(c.get("p_value"))})
+    return pl.DataFrame(rows, schema={"piece": pl.String, "players": pl.Int64,
+                                      "against": pl.String, "value": pl.Float64,
+                                      "low": pl.Float64, "high": pl.Float64, "n": pl.Int64,
+                                      "p_value": pl.Float64})
+
+
+def regret_rows(pieces: Mapping[str, Mapping[str, Any]]) -> pl.DataFrame:
+    """The measured double-dummy regret tables (``kind`` "regret" pieces): ``piece, players,
+    policy, card_plays, share, value, low, high, n`` (value: points given up per play)."""
+    rows = []
+    for key, piece in pieces.items():
+        if piece.get("kind") != "regret":
+            continue
+        for r in piece.get("double_dummy_regret", []):
+            rows.append({"piece": key, "players": piece.get("players"), "policy": r["policy"],
+                         "card_plays": int(r["card_plays"]),
+                         "share": json_number(r["share_giving_up"]),
+                         "share_low": json_number(r.get("share_low")),
+                         "share_high": json_number(r.get("share_high")),
+                         "value": json_number(r["mean_points_given_up"]),
+                         "low": json_number(r.get("mean_low")),
+                         "high": json_number(r.get("mean_high")), "n": int(r.get("units", 0))})
+    return pl.DataFrame(rows, schema={"piece": pl.String, "players": pl.Int64,
+                                      "policy": pl.String, "card_plays": pl.Int64,
+                                      "share": pl.Float64, "share_low": pl.Float64,
+                                      "share_high": pl.Float64, "value": pl.Float64,
+                                      "low": pl.Float64, "high": pl.Float64, "n": pl.Int64})
+
+
+def learned_player_parts(pieces: Mapping[str, Mapping[str, Any]], unit: str, command: str,
+                         where: Callable[[int | None], str] = lambda n: ""
+                         ) -> tuple[list[Table], list[str]]:
+    """The learned player's certificates and double-dummy regret table from a strength
+    document's pieces (bench/net_strength.py), as tables and findings; while none is
+    measured, the command that makes them."""
+    certs, regrets = certificate_rows(pieces), regret_rows(pieces)
+    if certs.is_empty() and regrets.is_empty():
+        table, finding = not_measured("The learned player's certificates", unit, command)
+        return [table], [finding]
+    tables: list[Table] = []
+    findings: list[str] = []
+    if not certs.is_empty():
+        sizes = {f"{r['against']}{where(r['players'])}": r["n"]
+                 for r in certs.iter_rows(named=True)}
+        tables.append(Table(
+            f"Certificates: the learned player against each opponent, duplicate (the same "
+            f"cards with the seats rotated; {sample_text(sizes, unit, 'per comparison')}): "
+            f"its gain per {unit[:-1]}, its seats' scores summed, 95% t intervals.",
+            pl.DataFrame({"against": [f"{r['against']}{where(r['players'])}"
+                                      for r in certs.iter_rows(named=True)],
+                          "gain": [num(row_estimate(r), 3, signed=True)
+                                   for r in certs.iter_rows(named=True)],
+                          "p": ["–" if p != p else f"{p:.3g}" for p in certs["p_value"]],
+                          "n": [f"{n:,}" for n in certs["n"]]},
+                         schema={c: pl.String for c in ("against", "gain", "p", "n")}),
+            n=sizes))
+        for r in certs.iter_rows(named=True):
+            e = row_estimate(r)
+            verdict = ("the interval covers 0" if e.low <= 0 <= e.high else
+                       "it wins" if e.low > 0 else "it loses")
+            findings.append(f"Against {r['against']}{where(r['players'])}, the learned player "
+                            f"gains {num(e, 3, signed=True)} per {unit[:-1]} on {e.n:,} "
+                            f"duplicate {unit}: {verdict}.")
+    if not regrets.is_empty():
+        sizes = {f"{r['policy']}{where(r['players'])}": r["n"]
+                 for r in regrets.iter_rows(named=True)}
+        tables.append(Table(
+            "Double-dummy regret of card play (each policy at every seat of the same "
+            f"{unit}; {sample_text(sizes, unit, 'per policy')}): the share of card plays with "
+            "a choice that give up double-dummy points in the true deal, and the points "
+            f"given up per play; 95% intervals clustered by {unit[:-1]}.",
+            pl.DataFrame({"policy": [f"{r['policy']}{where(r['players'])}"
+                                     for r in regrets.iter_rows(named=True)],
+                          "card plays": [f"{n:,}" for n in regrets["card_plays"]],
+                          "giving points up": [pct(Estimate(r["share"], r["share_low"],
+                                                            r["share_high"], r["n"]))
+                                               for r in regrets.iter_rows(named=True)],
+                          "points given up per play": [num(row_estimate(r), 3)
+                                                       for r in regrets.iter_rows(named=True)]},
+                         schema={c: pl.String for c in ("policy", "card plays",
+                                                        "giving points up",
+                                                        "points given up per play")}),
+            n=sizes))
+        findings.append("Double-dummy points given up per card play: " + "; ".join(
+            f"{r['policy']}{where(r['players'])} {r['value']:.3f}"
+            for r in regrets.iter_rows(named=True)) + ".")
+    tables.append(measured_commands({k: p for k, p in pieces.items()
+                                     if p.get("kind") in ("certificate", "regret")}))
+    return tables, findings

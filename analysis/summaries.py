@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import polars as pl
 
 from analysis import stats
@@ -223,3 +224,64 @@ def from_sums(metrics: Sequence[Metric], totals: dict[str, float], confidence: f
     if not rows:
         return _empty([], pl.DataFrame())
     return pl.DataFrame(rows, schema_overrides={"n": pl.Int64})
+
+
+# ------------------------------------------------------------------ two policies, the same units
+
+
+def _unit_terms(metric: Metric, i: int) -> list[pl.Expr]:
+    """Per row: ``y{i}`` (the event, or the value, where counted; else 0) and ``n{i}``
+    (1 where the metric counts the row): a ratio of sums is the metric's value."""
+    where = pl.lit(True) if metric.where is None else metric.where.fill_null(False)
+    if metric.kind == "rate":
+        counted, y = where, (where & metric.value.fill_null(False)).cast(pl.Float64)
+    else:
+        counted = where & metric.value.is_not_null()
+        y = pl.when(counted).then(metric.value.cast(pl.Float64)).otherwise(0.0)
+    return [y.alias(f"y{i}"), counted.cast(pl.Float64).alias(f"n{i}")]
+
+
+def paired(metrics: Sequence[Metric], a: pl.DataFrame | pl.LazyFrame,
+           b: pl.DataFrame | pl.LazyFrame, *, key: str, by: str | Sequence[str] = (),
+           confidence: float = 0.95) -> pl.DataFrame:
+    """Each metric under setting A and under B on the same units, and the paired difference.
+
+    ``a`` and ``b`` hold the same units (rows matched by ``key``, e.g. ``deal_id``: the
+    same deals played by two policies). Rows: ``*by, metric, label, kind, arm, value, low,
+    high, n`` with ``arm`` "a", "b" (:func:`evaluate`'s estimates within the group) and
+    "difference" (A - B, :func:`analysis.stats.paired_ratio_difference` over every unit:
+    a unit whose group differs between A and B counts in each group under its own
+    setting, so the difference stays paired; ``n`` is then the number of units).
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    terms = [t for i, m in enumerate(metrics) for t in _unit_terms(m, i)]
+    fa, fb = (frame.lazy().select(pl.col(key), *[pl.col(c) for c in by], *terms)
+              .collect().sort(key) for frame in (a, b))
+    if fa.height != fb.height or not fa[key].equals(fb[key]):
+        raise ValueError(f"paired metrics need the same units under both settings: {key} "
+                         f"differs ({fa.height:,} and {fb.height:,} rows)")
+    est = {arm: evaluate(metrics, frame, confidence, by=by) for arm, frame in (("a", a),
+                                                                               ("b", b))}
+    groups = sorted({tuple(r) for f in (fa, fb) for r in f.select(by).iter_rows()}) if by \
+        else [()]
+    rows = []
+    for group in groups:
+        inside = [np.ones(fa.height, bool) if not by else
+                  np.all([f[c].to_numpy() == v for c, v in zip(by, group, strict=True)], axis=0)
+                  for f in (fa, fb)]
+        keys = dict(zip(by, group, strict=True))
+        for i, m in enumerate(metrics):
+            for arm in ("a", "b"):
+                found = est[arm]  # per group, the metrics in order (names may repeat)
+                for c, v in keys.items():
+                    found = found.filter(pl.col(c) == v)
+                e = (stats.Estimate(*found.select("value", "low", "high", "n").row(i))
+                     if found.height else stats.Estimate(float("nan"), float("-inf"),
+                                                         float("inf"), 0))
+                rows.append(keys | _row(m, e) | {"arm": arm})
+            y_a, n_a = (fa[f"{t}{i}"].to_numpy() * inside[0] for t in ("y", "n"))
+            y_b, n_b = (fb[f"{t}{i}"].to_numpy() * inside[1] for t in ("y", "n"))
+            d = stats.paired_ratio_difference(y_a, n_a, y_b, n_b, confidence)
+            rows.append(keys | _row(m, d) | {"arm": "difference"})
+    order = [*by, "metric", "label", "kind", "arm", "value", "low", "high", "n"]
+    return _frame(rows, by, fa).select(order)

@@ -32,11 +32,16 @@ from analysis.reporting import (
     group_sizes,
     headroom,
     json_number,
+    learned_player_parts,
+    learned_policy,
     measured_commands,
     measured_pieces,
     metric_rows,
     new_figure,
     num,
+    paired_policy_figure,
+    paired_policy_rows,
+    paired_policy_table,
     pct,
     percent_axis,
     png,
@@ -51,6 +56,7 @@ from analysis.stats import Estimate
 from simulators.bianco_mano import metrics as M
 from simulators.bianco_mano import solver as bianco_solver
 from simulators.bianco_mano.rules import BONUS_POINTS, CONTRACT_POINTS, TOTAL_POINTS
+from simulators.core.game import Metric, rate
 
 PLAYER_COUNTS = (3, 4, 5)
 BONUS_DISCOUNTS = (0.5, 1.0, 2.0)  # HeuristicPolicy.bonus_discount values of section e
@@ -110,6 +116,13 @@ def plan(ctx: ReportContext) -> dict[str, Experiment]:
             bianco_mano=True,
             policies=_with_discount(ctx.policy, d),
         )
+    learned = learned_policy(ctx)
+    if learned is not None:  # section h: the same deals, the learned player at every seat
+        for n in PLAYER_COUNTS:
+            runs[f"net_deals_{n}p"] = ctx.experiment("deals", sizes["deals"], n_players=n,
+                                                     policies=learned)
+        runs["net_bonus"] = ctx.experiment("deals", sizes["deals"], n_players=4,
+                                           bianco_mano=True, policies=learned)
     runs["games_4p_shuffled"] = ctx.experiment(
         "games",
         sizes["games"],
@@ -1361,7 +1374,8 @@ def tables_strength(summary: pl.DataFrame, pieces: dict[str, dict]) -> tuple[Tab
             "heuristic's in both arms.",
             pl.DataFrame(frame), n=sizes,
         ))
-    tables.append(measured_commands(pieces))
+    tables.append(measured_commands({k: p for k, p in pieces.items()
+                                     if p.get("kind") in ("gain", "rates")}))
     return tuple(tables)
 
 
@@ -1480,6 +1494,101 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
     )
 
 
+# ---------------------------------------------------------------- h. the learned player
+
+NET_COMMAND = ("python bench/net_strength.py --game bianco-mano --n-jobs 2 "
+               "--runs-dir .net_strength_runs")
+NET_TITLE = "h. The learned player: the headline figures under net, beside the heuristic"
+NET_COLUMNS = ("deal_id", *DEAL_COLUMNS)
+NET_METHOD = (
+    "The deals of sections a-c (each player count) and the bonus arm of section e (4 "
+    "players, bonus on, the same bonus_discount) played again, card for card the same "
+    "deals, with the learned player 'net' at every seat: one small net for 3, 4 and 5 "
+    "players trained on PIMC's card values (docs/learning.md), playing the cards; bidding, "
+    "espion, call and announcement are still the heuristic's, so the take rates are equal "
+    "by construction and only what the card play decides moves. Each figure is paired "
+    "deal by deal: the difference is net's minus the heuristic's on the same deals, with a "
+    "t interval on the per-deal differences (ratio estimators linearised where a figure "
+    "counts only taken deals). The seat rows give contract success by the taker's seat "
+    "counted from the dealer's left (BM-7). The certificates (bench/net_strength.py, "
+    "shipped in simulators/bianco_mano/solver/data/strength.json) put net at seats 0 and 2 "
+    "of 4 players, at seat 0 of 3 and 5, against an opponent at the others, then rotate the "
+    "seats on the same cards: net's gain per deal is its seats' BM-10 score changes summed, "
+    "on deals of a seed the training never saw.")
+
+
+def _net_metrics(n_players: int) -> dict[str, Metric]:
+    metrics = {m.label: m for m in (*M.DEAL_METRICS, M.SIDE_POINTS)}
+    if n_players == 4:
+        for p in range(n_players):
+            metrics[f"contract success, taker at seat {_position_label(p, n_players)}"] = rate(
+                "contract_success", "contract success", M.MADE,
+                where=M.TAKEN & (M.TAKER_POSITION == p))
+    return metrics
+
+
+def summarize_net(pairs: dict[str, tuple[pl.DataFrame, pl.DataFrame]]) -> pl.DataFrame:
+    """The headline deal metrics under net and under the base policy, paired on the deals of
+    each arm (``{"4 players": (base, net), ...}``; an arm's player count is its frames')."""
+    rows = []
+    for arm, (base, net) in pairs.items():
+        n_players = int(base["n_players"][0]) if base.height else 4
+        rows += paired_policy_rows(_net_metrics(n_players), net, base, key="deal_id",
+                                   deals=arm)
+    return pl.DataFrame(rows)
+
+
+def section_net(pairs: dict[str, tuple[pl.DataFrame, pl.DataFrame]] | None, doc: dict,
+                names: tuple[str, str] = ("net", "heuristic")) -> Section:
+    """Section h: the headline figures under the learned player beside the base policy's, by
+    player count and with the bonus, and its shipped certificates."""
+    pieces = measured_pieces(doc)
+    cert_tables, cert_findings = learned_player_parts(
+        pieces, "deals", NET_COMMAND, lambda n: "" if n is None else f", {n} players")
+    if not pairs:
+        return Section(key="net", title=NET_TITLE, method=NET_METHOD, tables=tuple(cert_tables),
+                       plot=Plot("h_net.png", figure_strength(pl.DataFrame()),
+                                 "No paired run: the report's policy is net itself."),
+                       findings=tuple(cert_findings), summary=pl.DataFrame())
+    summary = summarize_net(pairs)
+    table = paired_policy_table(summary, ["deals", "measure"], names)
+    sizes = {arm: net.height for arm, (_, net) in pairs.items()}
+    success = DEAL["contract_success"].label
+    findings = []
+    for arm in pairs:
+        e = {a: find_estimate(summary, deals=arm, measure=success, arm=a)
+             for a in ("learned", "base", "difference")}
+        findings.append(f"{arm}: with {names[0]} playing the cards at every seat, contract "
+                        f"success is {pct(e['learned'])} against {pct(e['base'])} under the "
+                        f"{names[1]} ({pp(e['difference'])}, paired on the same "
+                        f"{sizes[arm]:,} deals).")
+    return Section(
+        key="net", title=NET_TITLE, method=NET_METHOD,
+        tables=(Table(f"Headline figures: {names[0]} at every seat beside the {names[1]} at "
+                      f"every seat on the same deals ({sample_text(sizes, 'deals', 'per arm')}"
+                      "); 95% intervals (paired for the difference).", table, n=sizes),
+                *cert_tables),
+        plot=Plot("h_net.png", paired_policy_figure(
+            summary, lambda r: f"{r['deals']}: {r['measure']}", names),
+            f"{names[0]} minus {names[1]} on the same deals; bars: 95% paired t intervals."),
+        findings=(*findings, *cert_findings), summary=summary)
+
+
+def _net_section(runs: Runs, ctx: ReportContext) -> Section:
+    from analysis.experiment import policy_name
+
+    if "net_bonus" not in runs:
+        return section_net(None, read_strength())
+
+    def frame(name: str) -> pl.DataFrame:
+        return runs[name].scan("deals").select(NET_COLUMNS).collect()
+
+    pairs = {f"{n} players": (frame(f"deals_{n}p"), frame(f"net_deals_{n}p"))
+             for n in PLAYER_COUNTS}
+    pairs["4 players, bonus on"] = (frame("bonus_d0"), frame("net_bonus"))
+    return section_net(pairs, read_strength(), ("net", policy_name(ctx.base.game, ctx.policy)))
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -1494,6 +1603,9 @@ def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str,
         ("deals per bonus arm (e, 4 players)", fmt_count(sizes["deals"])),
         ("4-player games (d, each arm of f)", fmt_count(sizes["games"])),
         ("3- and 5-player games (d)", fmt_count(sizes["games_other"])),
+        *([("section h's paired arms (each player count, bonus on)",
+            policy_text(ctx.base.game, runs["net_bonus"].policies[0]))]
+          if "net_bonus" in runs else []),
     ]
 
 
@@ -1529,6 +1641,7 @@ REPORT = Report(
             _game_deals(runs, "games_4p"), _game_deals(runs, "games_4p_shuffled")
         ),
         lambda runs, ctx: section_strength(read_strength(), _sizes(ctx)["deals"]),
+        _net_section,
     ),
     settings=settings,
 )

@@ -32,15 +32,21 @@ from analysis.reporting import (
     formatted,
     group_sizes,
     json_number,
+    learned_player_parts,
+    learned_policy,
     measured_commands,
     measured_pieces,
     metric_rows,
     new_figure,
     num,
+    paired_policy_figure,
+    paired_policy_rows,
+    paired_policy_table,
     pct,
     percent_axis,
     png,
     policy_text,
+    pp,
     read_measured,
     row_estimate,
     sample_text,
@@ -80,6 +86,9 @@ def plan(ctx: ReportContext) -> dict[str, Experiment]:
     runs = {"deals": ctx.experiment("deals", sizes["deals"]),
             "deals_never_contre": ctx.experiment("deals", sizes["deals"],
                                                  policies=_never_counter(ctx.policy))}
+    learned = learned_policy(ctx)
+    if learned is not None:  # section i: the same deals, the learned player at every seat
+        runs["deals_net"] = ctx.experiment("deals", sizes["deals"], policies=learned)
     for target in TARGETS:
         runs[f"games_{target}"] = ctx.experiment("games", sizes["games"], target=target)
     return runs
@@ -430,6 +439,7 @@ STRENGTH_TITLE = "h. The default player's strength: the heuristic against PIMC"
 STRENGTH_GAINS = (("gain_default", "PIMC's defaults"), ("gain_choose", "trump choice only"),
                   ("gain_contre", "contre/surcontre only"), ("gain_play", "card play only"))
 STRENGTH_ARMS = (("rates_heuristic", "heuristic"), ("rates_pimc", "PIMC"))
+PIMC_KINDS = ("gain", "rates")  # bench/pimc_strength.py's pieces; the net's are section i's
 STRENGTH_SCHEMA = {"part": pl.String, "piece": pl.String, "what": pl.String,
                    "measure": pl.String, "value": pl.Float64, "low": pl.Float64,
                    "high": pl.Float64, "n": pl.Int64, "p_value": pl.Float64}
@@ -600,7 +610,7 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
     """The heuristic (every other section's player) against PIMC, from the shipped figures
     (``doc`` as :func:`read_strength` returns it; empty: the section says how to make them)."""
     summary = summarize_strength(doc)
-    pieces = measured_pieces(doc)
+    pieces = {k: p for k, p in measured_pieces(doc).items() if p.get("kind") in PIMC_KINDS}
     gains = summary.filter(pl.col("part") == "gain")
     rates = summary.filter(pl.col("part") == "rate")
     if gains.is_empty() and rates.is_empty():
@@ -627,6 +637,80 @@ def section_strength(doc: dict, report_deals: int | None = None) -> Section:
         findings=tuple(findings), summary=summary)
 
 
+# ---------------------------------------------------------------- i. the learned player
+
+NET_COMMAND = "python bench/net_strength.py --game manille --n-jobs 2 --runs-dir .net_strength_runs"
+NET_TITLE = "i. The learned player: the headline figures under net, beside the heuristic"
+NET_METRICS = {m.label: m for m in (*MM.DEAL_METRICS, MM.TAKING_POINTS)}
+NET_METHOD = (
+    "The deals of section a played again, card for card the same deals, with the learned "
+    "player 'net' at every seat: a small net trained on PIMC's card values "
+    "(docs/learning.md), playing the cards; the trump choice and the contre are still the "
+    "heuristic's, so the rates of the auction are equal by construction and only what the "
+    "card play decides moves. Each figure is paired deal by deal: the difference is net's "
+    "minus the heuristic's on the same deals, with a t interval on the per-deal "
+    "differences (ratio estimators linearised where the figure counts only some deals). "
+    "The certificates (bench/net_strength.py, shipped in "
+    "simulators/manille/solver/data/strength.json) put net at one partnership (seats 0 "
+    "and 2) against an opponent at the other, then rotate the seats on the same cards: "
+    "net's gain per deal is its two seats' MA-6 scores summed, on deals of a seed the "
+    "training never saw. The double-dummy regret solves, before each card a policy played, "
+    "the true deal with every hand visible and counts the points the card gives up "
+    "against the best card.")
+
+
+def summarize_net(base: pl.DataFrame, net: pl.DataFrame) -> pl.DataFrame:
+    """The headline deal metrics under net and under the base policy, paired on the deals."""
+    return pl.DataFrame(paired_policy_rows(NET_METRICS, net, base, key="deal_id"))
+
+
+def section_net(base: pl.DataFrame | None, net: pl.DataFrame | None, doc: dict,
+                names: tuple[str, str] = ("net", "heuristic")) -> Section:
+    """Section i: the headline figures under the learned player beside the base policy's,
+    and its shipped certificates."""
+    pieces = measured_pieces(doc)
+    cert_tables, cert_findings = learned_player_parts(pieces, "deals", NET_COMMAND)
+    if base is None or net is None:
+        return Section(key="net", title=NET_TITLE, method=NET_METHOD,
+                       tables=tuple(cert_tables),
+                       plot=Plot("i_net.png", _strength_figure(pl.DataFrame(), {}),
+                                 "No paired run: the report's policy is net itself."),
+                       findings=tuple(cert_findings), summary=pl.DataFrame())
+    summary = summarize_net(base, net)
+    table = paired_policy_table(summary, ["measure"], names)
+    made = {arm: find_estimate(summary, measure=DEAL["taking_success"].label, arm=arm)
+            for arm in ("learned", "base", "difference")}
+    margin = {arm: find_estimate(summary, measure=DEAL["taking_margin"].label, arm=arm)
+              for arm in ("learned", "base", "difference")}
+    findings = (
+        f"With {names[0]} playing the cards at every seat, the taking team ends above 34 in "
+        f"{pct(made['learned'])} of deals against {pct(made['base'])} under the "
+        f"{names[1]} ({pp(made['difference'])}, paired on the same {net.height:,} deals).",
+        f"The taking team's net score per deal (the dealer's side's edge) is "
+        f"{num(margin['learned'])} under {names[0]} and {num(margin['base'])} under the "
+        f"{names[1]} (difference {num(margin['difference'], signed=True)}).",
+        *cert_findings)
+    return Section(
+        key="net", title=NET_TITLE, method=NET_METHOD,
+        tables=(Table(f"Headline figures: {names[0]} at every seat beside the {names[1]} at "
+                      f"every seat, on the same {sample_text(net.height, 'deals')}; 95% "
+                      "intervals (paired for the difference).", table, n=net.height),
+                *cert_tables),
+        plot=Plot("i_net.png", paired_policy_figure(summary, lambda r: r["measure"], names),
+                  f"{names[0]} minus {names[1]} on the same {net.height:,} deals; bars: 95% "
+                  "paired t intervals."),
+        findings=findings, summary=summary)
+
+
+def _net_section(runs: Runs, ctx: ReportContext) -> Section:
+    from analysis.experiment import policy_name
+
+    if "deals_net" not in runs:
+        return section_net(None, None, read_strength())
+    return section_net(_deals(runs), _deals(runs, "deals_net"), read_strength(),
+                       ("net", policy_name(ctx.base.game, ctx.policy)))
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -641,6 +725,8 @@ def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str,
     return [
         ("policy (every seat)", policy_text(ctx.base.game, ctx.policy)),
         ("section c's second arm", policy_text(ctx.base.game, _never_counter(ctx.policy))),
+        *([("section i's paired arm", policy_text(ctx.base.game, runs["deals_net"].policies[0]))]
+          if "deals_net" in runs else []),
         ("rules", str(ctx.base.config)),
         ("seed", str(ctx.seed)), ("scale", f"{ctx.scale:g}"),
         ("deals per arm (a-e)", f"{sizes['deals']:,}"),
@@ -665,6 +751,7 @@ REPORT = Report(
         lambda runs, ctx: section_edge(_deals(runs), _game_deals(runs)),
         lambda runs, ctx: section_games({t: runs[f"games_{t}"].table("games") for t in TARGETS}),
         lambda runs, ctx: section_strength(read_strength(), _sizes(ctx)["deals"]),
+        _net_section,
     ),
     settings=settings,
 )

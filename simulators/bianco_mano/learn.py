@@ -164,8 +164,19 @@ class RecordingPolicy(RecordingCardPlay):
     """The behaviour policy, each card-play batch shown to the recorder first."""
 
 
+def regrets(config: R.BiancoManoConfig, policies, seed: int, first: int, count: int):
+    """Deals ``first ..`` of ``seed`` played by ``policies`` and each card play's
+    double-dummy regret (``solver/regret.py``): (deals, tricks x players), NaN for forced
+    plays and for the deals nobody took (BM-7)."""
+    from simulators.bianco_mano.engine import simulate_deals
+    from simulators.bianco_mano.solver.regret import card_regrets
+
+    batch = simulate_deals(config, policies, count, seed, first_deal=first)
+    return card_regrets(batch.arrays)[0].reshape(count, -1)
+
+
 LEARN = LearnSpec(decisions={"card": CARD}, teacher=teacher, recording=RecordingPolicy,
-                  shipped={"card": SHIPPED},
+                  shipped={"card": SHIPPED}, regrets=regrets,
                   teacher_doc="PIMC (simulators/bianco_mano/solver/pimc.py): each legal "
                               "card's mean BM-10 score change over sampled worlds solved "
                               "double-dummy, plus a thousandth of the side's mean points")

@@ -109,7 +109,7 @@ def test_html_has_no_external_reference(report):
 
 def test_every_section_states_its_sample_size(report):
     sections = report["parser"].sections
-    assert len(sections) == 7  # a-f, and g: the strength figures (shipped, not simulated)
+    assert len(sections) == 8  # a-f, g: the strength figures (shipped), h: the learned player
     for text in sections:
         assert "n=" in text, text[:80]
 

@@ -131,3 +131,44 @@ def test_clustered_difference_and_paired_ratio_difference():
         stats.paired_difference(x, y))
     with pytest.raises(ValueError, match="one shape"):
         stats.paired_ratio_difference(x, ones, y[:3], ones[:3])
+
+
+# ---------------------------------------------------------------- two policies, the same deals
+
+
+def test_paired_metrics_are_the_hand_counted_figures_and_a_paired_t_interval():
+    """Six deals under A and B (B given in another row order): the rate is 3/6 under both,
+    the per-deal differences are 0, -1, +1, 0, 0, 0, so the paired t interval is
+    0 +/- t(0.975, 5) * sd/sqrt(6) with sd = sqrt(2/5)."""
+    a = pl.DataFrame({"deal_id": range(6), "hit": [1, 0, 1, 1, 0, 0], "pts": [10, 0, 4, 6, 2, 8],
+                      "g": [0, 0, 0, 1, 1, 1]})
+    b = pl.DataFrame({"deal_id": [5, 4, 3, 2, 1, 0], "hit": [0, 0, 1, 0, 1, 1],
+                      "pts": [8, 2, 6, 4, 3, 10], "g": [1, 1, 1, 0, 0, 0]})
+    metrics = [rate("hit", "hit", pl.col("hit") == 1),
+               mean("pts", "points if hit", pl.col("pts"), where=pl.col("hit") == 1),
+               rate("hit", "hit in group 1", pl.col("hit") == 1, where=pl.col("g") == 1)]
+    found = summaries.paired(metrics, a, b, key="deal_id")
+    rows = {(r["label"], r["arm"]): r for r in found.iter_rows(named=True)}
+    assert rows[("hit", "a")]["value"] == rows[("hit", "b")]["value"] == 0.5
+    d = rows[("hit", "difference")]
+    half = sps.t.ppf(0.975, 5) * np.sqrt(2 / 5) / np.sqrt(6)
+    assert d["value"] == 0 and d["n"] == 6
+    assert d["high"] == pytest.approx(half) and d["low"] == pytest.approx(-half)
+    # a mean over the deals each setting counts: A (10+4+6)/3, B (6+3+10)/3
+    assert rows[("points if hit", "a")]["value"] == pytest.approx(20 / 3)
+    assert rows[("points if hit", "b")]["value"] == pytest.approx(19 / 3)
+    assert rows[("points if hit", "difference")]["value"] == pytest.approx(1 / 3)
+    # two metrics may share a name: each keeps its own estimate (group 1: A 1/3, B 1/3)
+    assert rows[("hit in group 1", "a")]["value"] == pytest.approx(1 / 3)
+    assert rows[("hit in group 1", "a")]["n"] == 3
+    by = summaries.paired(metrics[:1], a, b, key="deal_id", by="g")
+    cell = {(r["g"], r["arm"]): r["value"] for r in by.iter_rows(named=True)}
+    assert cell[(0, "a")] == pytest.approx(2 / 3) and cell[(0, "b")] == pytest.approx(2 / 3)
+    assert cell[(1, "a")] == pytest.approx(1 / 3) and cell[(1, "difference")] == 0
+
+
+def test_paired_metrics_refuse_different_deals():
+    a = pl.DataFrame({"deal_id": [0, 1, 2], "hit": [1, 0, 1]})
+    with pytest.raises(ValueError, match="same units"):
+        summaries.paired([rate("hit", "hit", pl.col("hit") == 1)], a,
+                         a.with_columns(deal_id=pl.Series([0, 1, 3])), key="deal_id")

@@ -16,6 +16,7 @@ import numpy as np
 
 from simulators.core import double_dummy as dd
 from simulators.core import tricks
+from simulators.core.regret import summary as summary  # re-exported (game-agnostic)
 from simulators.manille import rules as R
 from simulators.manille.solver import CARD_POINTS, TEAM_OF_SEAT, duty_tables
 
@@ -54,11 +55,3 @@ def card_regrets(arrays, sans_atout_must_beat: bool = False) -> tuple[np.ndarray
             hands[rows, mover] &= ~(np.uint32(1) << card.astype(np.uint32))
             trick[:, j] = card
     return out, best_values
-
-
-def summary(regrets: np.ndarray) -> dict[str, float]:
-    """Share of card plays (with a choice) that give up double-dummy points, and the mean
-    points given up per such play."""
-    r = regrets[~np.isnan(regrets)]
-    return {"card_plays": int(r.size), "share_giving_up": float(np.mean(r > 0)),
-            "mean_points_given_up": float(r.mean())}
