@@ -129,6 +129,11 @@ def _spec(game: Game):
     return game.learn
 
 
+def labelled(out_dir: str | Path, decision: str) -> bool:
+    """Whether ``out_dir`` holds rows of the decision (any labels directory)."""
+    return any(Path(out_dir).glob(f"{LABELS}*/{_table(decision)}/part-*.parquet"))
+
+
 def read_labels(out_dir: str | Path, decision: str) -> pl.DataFrame:
     """Every labelled row of one decision, every labels directory (DAgger rounds, rule
     options), in (directory, unit) order; ``round`` numbers the directory."""

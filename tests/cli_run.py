@@ -42,9 +42,11 @@ def _environment(env: Mapping[str, str | None]):
 def _forget_modules_under(folder: Path, before: set[str]) -> None:
     """Drop modules a command imported from ``folder`` (a user's ``module:Class``), so that
     the next command, in another folder, imports its own ``module`` afresh."""
+    installed = Path(sys.prefix).resolve()  # a virtualenv may live in the folder: keep it
     for name in set(sys.modules) - before:
         origin = getattr(sys.modules[name], "__file__", None) or ""
-        if origin and Path(origin).resolve().is_relative_to(folder):
+        if origin and Path(origin).resolve().is_relative_to(folder) \
+                and not Path(origin).resolve().is_relative_to(installed):
             del sys.modules[name]
 
 

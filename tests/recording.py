@@ -7,12 +7,16 @@ import numpy as np
 
 
 class KeepObservations:
-    """Shown by a game's ``RecordingPolicy`` each card-play batch; keeps a copy of it."""
+    """Shown by a game's ``RecordingPolicy`` each batch of a net's decision; keeps a copy of the
+    card plays' (``seen``) and the auction's as shown (``auction``)."""
 
     def __init__(self):
         self.seen = []
+        self.auction = []  # (name, observation) of the other decisions (Manille's auction)
 
     def see(self, name, obs):
-        assert name == "card"
+        if name != "card":
+            self.auction.append((name, obs))
+            return
         self.seen.append(obs._replace(**{k: v.copy() for k, v in obs._asdict().items()
                                          if isinstance(v, np.ndarray)}))

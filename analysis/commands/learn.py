@@ -61,9 +61,13 @@ def _generate(args, game) -> dict:
 
 
 def _train(args, game) -> dict:
-    from analysis.learn import train
+    from analysis.learn import labelled, train
 
-    decisions = args.decisions.split(",") if args.decisions else list(game.learn.decisions)
+    if args.decisions:
+        decisions = args.decisions.split(",")
+    else:  # every decision labelled in the directory (the first one's error if none is)
+        decisions = [d for d in game.learn.decisions if labelled(args.out_dir, d)]
+        decisions = decisions or [next(iter(game.learn.decisions))]
     out = {}
     for decision in decisions:
         doc = train(game, args.out_dir, decision, hidden=args.hidden, epochs=args.epochs,
@@ -171,7 +175,8 @@ def add_parser(commands, scope, run_parent) -> None:
                                              f"{', '.join(g.learn.decisions)}")
         tr = actions.add_parser("train", help="fit the nets (needs the [learn] extra)")
         tr.add_argument("--out-dir", type=Path, help="the directory of 'generate'")
-        tr.add_argument("--decisions", help="comma-separated, default all")
+        tr.add_argument("--decisions", help="comma-separated, default every decision with "
+                                            "labels in --out-dir")
         tr.add_argument("--epochs", type=_positive, default=30)
         tr.add_argument("--hidden", type=_hidden, default=(128, 128),
                         help="hidden layer widths (default 128,128)")

@@ -165,8 +165,11 @@ def _choose_trump(config, dispatch, units, hands, dealer, noise_at):
     return choice, trump, chooser_pos
 
 
-def _ask_contre(dispatch, units, hands, dealer, chooser_pos, trump, noise_at, must_beat=False):
-    """Contre by the opponents, then surcontre by the taking team (MA-4)."""
+def _ask_contre(dispatch, units, hands, dealer, chooser_pos, trump, noise_at, must_beat=False,
+                forced=None):
+    """Contre by the opponents, then surcontre by the taking team (MA-4). ``forced`` maps
+    ``(stage, order)`` to (N,) int8 answers (1 yes, 0 no, -1 the policy's) given instead of
+    the policy's (a teacher's rollouts)."""
     n_rows = len(dealer)
     chooser = seat_of(dealer, chooser_pos)
     answers = {}
@@ -187,6 +190,9 @@ def _ask_contre(dispatch, units, hands, dealer, chooser_pos, trump, noise_at, mu
             obs = ContreObs(hands[ask, pos[ask]], seat, dealer[ask], chooser[ask], trump[ask],
                             stage, order, None if noise is None else noise[ask], must_beat)
             yes = dispatch("contre", obs, seat, bool)
+            if forced is not None and (stage, order) in forced:
+                given = np.asarray(forced[(stage, order)], np.int8)[ask]
+                yes = np.where(given >= 0, given == 1, yes)
             out[ask, order] = yes
             said[ask[yes]] = True
             by_seat[ask[yes]] = seat[yes]
@@ -227,6 +233,22 @@ def play_batch(config: R.ManilleConfig, dispatch: Dispatch, deck: np.ndarray, cu
         taking_tricks=taking_tricks, taking_card_points=taking_card_points,
         taking_score=taking_score, defence_score=defence_score,
     )
+
+
+def play_from_choice(config: R.ManilleConfig, dispatch: Dispatch, hands: np.ndarray,
+                     dealer: np.ndarray, trump: np.ndarray, chooser_pos: np.ndarray,
+                     units: np.ndarray, forced=None) -> tuple[np.ndarray, np.ndarray]:
+    """Deals whose trump is named: the contre answers (``forced`` as :func:`_ask_contre`'s),
+    the tricks and the MA-6 scores; pure given its inputs, no noise. ``hands`` (N, 4) by
+    turn-order position, ``chooser_pos`` 3 (the dealer) or 1 (his partner). Returns the
+    taking team's and the defence's scores (a teacher's rollouts of an auction option)."""
+    dealer, trump = dealer.astype(I8), trump.astype(I8)
+    _, _, level, _, _ = _ask_contre(dispatch, units, hands, dealer, chooser_pos.astype(I8),
+                                    trump, lambda slot: None, config.sans_atout_must_beat,
+                                    forced)
+    _, _, taking_won, taking_tricks = _play_tricks(config, dispatch, units, hands, dealer,
+                                                   trump, level, lambda slot: None)
+    return deal_scores(mask_points(taking_won) + taking_tricks, trump, level)
 
 
 def _play_tricks(config, dispatch, units, hands, dealer, trump, level, noise_at):

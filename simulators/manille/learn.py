@@ -35,12 +35,15 @@ from simulators.core.learn.card_play import (
     teacher_values,
 )
 from simulators.core.learn.spec import Decision, LearnSpec
+from simulators.core.params import param
+from simulators.manille import auction as A
 from simulators.manille import rules as R
 from simulators.manille.policies import HeuristicPolicy
 from simulators.manille.solver import CARD_POINTS
 
 GAME = "manille"
-SHIPPED = Path(__file__).parent / "data" / "net_card.npz"
+DATA = Path(__file__).parent / "data"
+SHIPPED = DATA / "net_card.npz"
 N_CARD_FEATURES = 32 * 11 + 4 + 1 + 4 + 8 + 1 + 3 + 1 + 1 + 3 * 4
 SNAPSHOT = ("hand", "legal", "seat", "trump", "position", "trick", "table", "played",
             "winning_card", "led_suit", "taking", "contre_level", "partner_holds", "plays",
@@ -139,19 +142,56 @@ def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
 
 CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
                 card_teacher_values, card_action, card_snapshot, restore)
+CHOOSE = Decision("choose", A.N_CHOICE_FEATURES, A.N_CHOICE_ACTIONS, A.choose_features,
+                  A.choose_legal, None, A.choose_action,
+                  lambda obs, rows: A.snapshot(obs, rows, A.CHOOSE_FIELDS), A.restore,
+                  teacher_rows=lambda teacher, obs, rows: teacher.choice_values(obs, rows))
+CONTRE = Decision("contre", A.N_CONTRE_FEATURES, 2, A.contre_features, A.contre_legal, None,
+                  A.contre_action, lambda obs, rows: A.snapshot(obs, rows, A.CONTRE_FIELDS),
+                  A.restore,
+                  teacher_rows=lambda teacher, obs, rows: teacher.contre_values(obs, rows))
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """PIMC for the card play; rollouts of the card net for the auction (``auction.py``)."""
+
+    pimc: object
+    auction: object
+
+    def card_values(self, obs, i: int) -> np.ndarray:
+        return self.pimc.card_values(obs, i)
+
+    def choice_values(self, obs, rows: np.ndarray) -> np.ndarray:
+        return self.auction.choice_values(obs, rows)
+
+    def contre_values(self, obs, rows: np.ndarray) -> np.ndarray:
+        return self.auction.contre_values(obs, rows)
 
 
 def teacher(worlds: int = 8, seed: int = 0):
-    """PIMC with ``worlds`` worlds per decision: the card play's teacher."""
+    """PIMC with ``worlds`` worlds per card decision; the auction's rollouts of the shipped
+    card net over ``worlds`` worlds per decision, the heuristic making the rest of the
+    auction."""
     from simulators.manille.solver.pimc import PimcPolicy
 
-    return PimcPolicy(worlds=worlds, seed=seed)
+    return Teacher(PimcPolicy(worlds=worlds, seed=seed),
+                   A.AuctionTeacher(card=NetPolicy(auction=False), base=HeuristicPolicy(),
+                                    worlds=worlds, seed=seed))
 
 
-@forwards("behaviour", "choose", "contre", "costly")
+@forwards("behaviour", "costly")
 @dataclass(frozen=True, eq=False)
 class RecordingPolicy(RecordingCardPlay):
-    """The behaviour policy, each card-play batch shown to the recorder first."""
+    """The behaviour policy, each batch of a net's decision shown to the recorder first."""
+
+    def choose(self, obs):
+        self.recorder.see("choose", obs)
+        return self.behaviour.choose(obs)
+
+    def contre(self, obs):
+        self.recorder.see("contre", obs)
+        return self.behaviour.contre(obs)
 
 
 def regrets(config: R.ManilleConfig, policies, seed: int, first: int, count: int):
@@ -164,17 +204,31 @@ def regrets(config: R.ManilleConfig, policies, seed: int, first: int, count: int
     return card_regrets(batch.arrays, config.sans_atout_must_beat)[0].reshape(count, -1)
 
 
-LEARN = LearnSpec(decisions={"card": CARD}, teacher=teacher, recording=RecordingPolicy,
-                  shipped={"card": SHIPPED}, regrets=regrets,
-                  teacher_doc="PIMC (simulators/manille/solver/pimc.py): each legal card's "
-                              "mean points of the player's team over sampled worlds solved "
-                              "double-dummy")
+LEARN = LearnSpec(decisions={"card": CARD, "choose": CHOOSE, "contre": CONTRE},
+                  teacher=teacher, recording=RecordingPolicy,
+                  shipped={"card": SHIPPED, "choose": DATA / "net_choose.npz",
+                           "contre": DATA / "net_contre.npz"}, regrets=regrets,
+                  teacher_doc="card: PIMC (simulators/manille/solver/pimc.py), each legal "
+                              "card's mean points of the player's team over sampled worlds "
+                              "solved double-dummy; choose, contre: each option played out "
+                              "by the card net over worlds consistent with the auction "
+                              "(simulators/manille/auction.py)")
 
 
 @dataclass(frozen=True)
 class NetPolicy(NetCardPlay, HeuristicPolicy):
     """Cards played by a small net distilled from PIMC (module docstring); the trump choice
-    and the contre are the heuristic's."""
+    and the contre by the auction nets (``auction.py``) when ``auction`` and their weights
+    are found (shipped, or beside ``weights``), else the heuristic's."""
+
+    auction: bool = param(True, doc="the trump choice and the contre by the auction nets "
+                                     "when found; false: the heuristic's")
+
+    def choose(self, obs):
+        return self.net_decides("choose", obs, super().choose)
+
+    def contre(self, obs):
+        return self.net_decides("contre", obs, super().contre)
 
     LEARN: ClassVar[LearnSpec] = LEARN
     GAME: ClassVar[str] = GAME

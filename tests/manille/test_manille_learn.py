@@ -118,10 +118,13 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
     assert done.returncode == 0, done.stderr
     gen = json.loads(done.stdout)
     assert gen["units"] == 6 and gen["rows"]["card"] > 30
+    assert gen["rows"]["choose"] >= 6 and gen["rows"]["contre"] >= 6  # every deal's dealer
     done = run_cli(["learn", "manille", "train", "--out-dir", str(out), "--epochs", "2",
                     "--hidden", "16", "--json"])
     assert done.returncode == 0, done.stderr
-    trained = json.loads(done.stdout)["decisions"]["card"]
+    decisions = json.loads(done.stdout)["decisions"]
+    assert set(decisions) == {"card", "choose", "contre"}
+    trained = decisions["card"]
     assert len(trained["history"]) == 2
     assert trained["parameters"] == L.N_CARD_FEATURES * 16 + 16 + 16 * 32 + 32
     done = run_cli(["learn", "manille", "generate", "--deals", "3", "--worlds", "1",
@@ -142,6 +145,9 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
     assert 4 * 16 <= regret["heuristic"]["card_plays"] <= 4 * 32
     assert 0 <= regret["net"]["share_giving_up"] <= 1 and regret["net"]["mean_points_given_up"] >= 0
     policy = L.NetPolicy(weights=str(out / "weights-card.npz"))
+    assert policy.decision_net("choose") is not None  # found beside the card net
+    assert L.NetPolicy(weights=str(out / "weights-card.npz"), auction=False
+                       ).decision_net("contre") is None
     batch = simulate_deals(R.ManilleConfig(), policy, 50, seed=9)
     assert len(batch.table) == 50
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -79,6 +80,22 @@ def _net(spec: LearnSpec, game: str, path: str):
     return spec.load(game, "card", path or None)
 
 
+@cache
+def _other_net(spec: LearnSpec, game: str, card_path: str, decision: str):
+    """Another decision's net: shipped with the card net (``card_path`` empty), or the file
+    ``weights-<decision>.npz`` beside a card net ``weights-card.npz`` (a ``learn`` out-dir);
+    None when there is none (that decision stays the base policy's)."""
+    if not card_path:
+        path = spec.shipped.get(decision)
+    else:
+        card = Path(card_path)
+        path = card.with_name(f"weights-{decision}.npz") if card.name == "weights-card.npz" \
+            else None
+    if path is None or not Path(path).is_file():
+        return None
+    return spec.load(game, decision, path)
+
+
 @dataclass(frozen=True)
 class NetCardPlay(Policy):
     """The ``net`` policy's card play: the net of ``LEARN`` (a class attribute) from the
@@ -101,3 +118,16 @@ class NetCardPlay(Policy):
     def play(self, obs):
         return play_chosen(self.LEARN.decisions["card"], _net(self.LEARN, self.GAME,
                                                               self.weights), obs)
+
+    def decision_net(self, decision: str):
+        """The net of another decision this policy plays (None: the base policy's)."""
+        if not getattr(self, "auction", True):
+            return None
+        return _other_net(self.LEARN, self.GAME, self.weights, decision)
+
+    def net_decides(self, decision: str, obs, otherwise):
+        """``decision`` by its net when there is one, else by ``otherwise(obs)``."""
+        net = self.decision_net(decision)
+        if net is None:
+            return otherwise(obs)
+        return play_chosen(self.LEARN.decisions[decision], net, obs)

@@ -35,6 +35,10 @@ class Decision:
     action: Callable[[Any, np.ndarray], np.ndarray]
     snapshot: Callable[[Any, np.ndarray], dict[str, np.ndarray]]
     restore: Callable[[dict[str, np.ndarray]], Any]
+    teacher_rows: Callable[[Any, Any, np.ndarray], np.ndarray] | None = None
+    """Optional: ``teacher_rows(teacher, obs, rows)`` (len(rows), ``n_actions``) the values of
+    many rows at once (a teacher that batches its work, e.g. rollouts), used instead of
+    ``teacher_values``; every row it is given teaches."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +104,12 @@ class Recorder:
             return
         d = self.spec.decisions[name]
         legal = d.legal(obs)
+        if d.teacher_rows is not None:
+            rows = np.flatnonzero(legal.sum(axis=1) > 1)
+            if len(rows):
+                values = d.teacher_rows(self.teacher, obs, rows).astype(np.float32)
+                self.kept[name].append((d.snapshot(obs, rows), values))
+            return
         rows, values = [], []
         for i in np.flatnonzero(legal.sum(axis=1) > 1):
             v = d.teacher_values(self.teacher, obs, int(i))
