@@ -181,3 +181,19 @@ def test_the_shipped_net_loads_and_plays_only_legal_cards_at_every_seat(sans_ato
     mixed = simulate_deals(config, [net, HeuristicPolicy(), net, RandomPolicy()], 300, seed=7)
     assert len(mixed.table) == 300
     assert L.LEARN.load("manille", "card").n_features == L.N_CARD_FEATURES
+
+
+@pytest.mark.parametrize("partner_may_sans_atout", [True, False])
+def test_the_shipped_auction_nets_name_only_legal_choices(partner_may_sans_atout):
+    """The shipped trump-choice and contre nets at every seat: the engine refuses a choice
+    the rules forbid (MA-3: the partner names a suit, sans atout only when allowed); the
+    nets name sans atout, pass and say contre on some deals, not on all."""
+    net = L.NetPolicy()
+    assert net.decision_net("choose") is not None and net.decision_net("contre") is not None
+    config = R.ManilleConfig(partner_may_sans_atout=partner_may_sans_atout)
+    table = simulate_deals(config, net, 2000, seed=8).table
+    for column in ("dealer_passed", "sans_atout"):
+        assert 0 < table[column].mean() < 1, column
+    assert 0 < (table["contre_level"] > 0).mean() < 0.5
+    if not partner_may_sans_atout:
+        assert not (table["dealer_passed"] & table["sans_atout"]).any()
