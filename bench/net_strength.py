@@ -1,7 +1,8 @@
 """The learned player's certificate: the shipped `net` against the heuristic and PIMC, duplicate.
 
 Each piece is one ``tapisvert learn GAME certify`` command, run on a scratch directory
-holding a copy of the shipped weights, and kept in the game's ``strength.json`` beside
+holding a copy of every shipped weights file (``weights-<decision>.npz``: the net plays
+each decision it finds), and kept in the game's ``strength.json`` beside
 PIMC's figures (``bench/pimc_strength.py``), where the report's learned-player section
 reads it. The real run (prefix ``flock /tmp/cpu.lock`` on the shared 2-core machine):
 
@@ -19,9 +20,10 @@ Pieces (the keys of the JSON's ``pieces``):
 * ``regret`` / ``regret_<n>p``: the double-dummy regret of card play of the heuristic,
   the net and PIMC, each at every seat of ``--regret-deals`` (default 2,000) deals.
 
-A piece already in the JSON with the same settings (sizes, seed, and the shipped weights'
-SHA-256) is skipped unless ``--force``: new weights rerun every piece. With ``--runs-dir``
-a killed piece resumes (the certify studies keep their chunks there).
+A piece already in the JSON with the same settings (sizes, seed, and the SHA-256 of every
+shipped weights file, card play and auction) is skipped unless ``--force``: new weights
+rerun every piece. With ``--runs-dir`` a killed piece resumes (the certify studies keep
+their chunks there).
 
     python bench/net_strength.py --game manille --pieces net_vs_heuristic --n-jobs 2
     python bench/net_strength.py --game bianco-mano --players 4 --pimc-deals 500
@@ -54,16 +56,18 @@ PLAYER_COUNTS = (3, 4, 5)
 CERTIFY_SEED = 2027  # analysis.commands.learn.CERTIFY_SEED: deals the labels never saw
 
 
-def shipped_weights(game: str) -> Path:
+def shipped_weights(game: str) -> dict[str, Path]:
+    """Each decision's shipped weights file (those that exist: a decision without one is the
+    heuristic's)."""
     from simulators.core.game import get_game
 
-    return Path(get_game(game).learn.shipped["card"])
+    return {d: Path(p) for d, p in get_game(game).learn.shipped.items() if Path(p).is_file()}
 
 
 def pieces(game: str, args) -> dict[str, dict]:
     """Every piece of a game: its command line (after ``tapisvert``) and its settings."""
-    weights = shipped_weights(game)
-    digest = hashlib.sha256(weights.read_bytes()).hexdigest()
+    digest = hashlib.sha256(b"".join(p.read_bytes() for _, p in
+                                     sorted(shipped_weights(game).items()))).hexdigest()
     counts = [None] if game == "manille" else list(args.players)
     out: dict[str, dict] = {}
     for n in counts:
@@ -98,7 +102,8 @@ def run_piece(game: str, name: str, piece: dict, args, runs_dir: Path) -> dict:
     if args.force and study.exists():
         shutil.rmtree(study)
     study.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(shipped_weights(game), study / "weights-card.npz")
+    for decision, path in shipped_weights(game).items():  # the net finds them side by side
+        shutil.copyfile(path, study / f"weights-{decision}.npz")
     argv = [*piece["argv"], "--n-jobs", str(args.n_jobs), "--json"]
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "analysis.cli", *argv, "--out-dir", str(study)],

@@ -644,10 +644,10 @@ NET_TITLE = "i. The learned player: the headline figures under net, beside the h
 NET_METRICS = {m.label: m for m in (*MM.DEAL_METRICS, MM.TAKING_POINTS)}
 NET_METHOD = (
     "The deals of section a played again, card for card the same deals, with the learned "
-    "player 'net' at every seat: a small net trained on PIMC's card values "
-    "(docs/learning.md), playing the cards; the trump choice and the contre are still the "
-    "heuristic's, so the rates of the auction are equal by construction and only what the "
-    "card play decides moves. Each figure is paired deal by deal: the difference is net's "
+    "player 'net' at every seat: small nets for the card play (trained on PIMC's card "
+    "values) and for the trump choice and contre / surcontre (trained on rollouts of the "
+    "card net, simulators/manille/auction.py; docs/learning.md). Each figure is paired deal "
+    "by deal: the difference is net's "
     "minus the heuristic's on the same deals, with a t interval on the per-deal "
     "differences (ratio estimators linearised where the figure counts only some deals). "
     "The certificates (bench/net_strength.py, shipped in "
