@@ -19,6 +19,7 @@ certificate (the game's :class:`~simulators.core.learn.spec.LearnSpec`; names no
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 from pathlib import Path
@@ -79,13 +80,31 @@ class LabelStudy(Study):
         return sums, tables
 
 
-def labels_dir(out_dir: str | Path, round_no: int, options: dict[str, Any] | None = None
-               ) -> Path:
+def labels_dir(out_dir: str | Path, round_no: int, options: dict[str, Any] | None = None,
+               decisions: tuple[str, ...] | None = None) -> Path:
     """Round 0 (the heuristic's states): ``OUT/labels``; DAgger round k: ``OUT/labels-k``;
-    rule options other than the defaults add themselves (``OUT/labels-n_players=3``)."""
+    rule options other than the defaults add themselves (``OUT/labels-n_players=3``), and
+    so does a chosen subset of the decisions (``OUT/labels-choose+contre``: a teacher's
+    settings may differ by decision, e.g. more worlds for rollouts)."""
     name = LABELS + (f"-{round_no}" if round_no else "")
     name += "".join(f"-{k}={v}" for k, v in sorted((options or {}).items()))
+    name += f"-{'+'.join(decisions)}" if decisions else ""
     return Path(out_dir) / name
+
+
+def subset(game: Game, decisions: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The decisions asked for when they are not all of the game's (else None)."""
+    if decisions is None or set(decisions) == set(_spec(game).decisions):
+        return None
+    return tuple(decisions)
+
+
+def trained_nets(game: Game, out_dir: str | Path) -> str | None:
+    """``out_dir`` when it holds a trained net of the game's first decision (the teacher may
+    play it, e.g. a rollout teacher), else None: the teacher plays the shipped nets."""
+    first = next(iter(_spec(game).decisions))
+    return str(Path(out_dir).absolute()) if (Path(out_dir) / f"weights-{first}.npz"
+                                              ).is_file() else None
 
 
 def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | None = None,
@@ -111,14 +130,17 @@ def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | 
                          f"{', '.join(spec.decisions)})")
     exp = Experiment(game, config=dict(options or {}), policies=behaviour, size=units,
                      seed=seed)
-    study = LabelStudy(exp, decisions, teacher or {}, chunk=chunk_size or 10,
-                       round_no=round_no)
+    teacher = dict(teacher or {})
+    nets = trained_nets(game, out_dir)
+    if nets is not None and "nets" in inspect.signature(spec.teacher).parameters:
+        teacher["nets"] = nets  # a teacher that plays the nets plays this directory's
+    study = LabelStudy(exp, decisions, teacher, chunk=chunk_size or 10, round_no=round_no)
     began = time.perf_counter()
-    where = labels_dir(out_dir, round_no, options)
+    where = labels_dir(out_dir, round_no, options, subset(game, decisions))
     result = map_chunks(study, where, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
                         progress=progress, chunk_size=chunk_size)
     return {"game": game.name, "units": result.units, "seed": seed, "round": round_no,
-            "behaviour": behaviour, "teacher": teacher or {},
+            "behaviour": behaviour, "teacher": teacher,
             "rows": {d: int(result.totals[f"rows:{d}"]) for d in decisions},
             "labels": str(where), "seconds": time.perf_counter() - began}
 

@@ -50,12 +50,18 @@ def _options(args, study: str) -> dict:
 
 
 def _generate(args, game) -> dict:
-    from analysis.learn import generate, labels_dir
+    from analysis.learn import generate, labels_dir, subset
 
     rules = _rules(args, game)
-    options = _options(args, labels_dir(".", args.round, rules).name)
+    decisions = tuple(args.decisions.split(",")) if args.decisions else None
+    unknown = [d for d in decisions or () if d not in game.learn.decisions]
+    if unknown:
+        raise UsageError(f"--decisions: {game.name} has no learned decision {unknown[0]!r} "
+                         f"(decisions: {', '.join(game.learn.decisions)})")
+    options = _options(args, labels_dir(".", args.round, rules,
+                                        subset(game, decisions)).name)
     return generate(game, units=getattr(args, game.units[0].name), seed=args.seed,
-                    decisions=tuple(args.decisions.split(",")) if args.decisions else None,
+                    decisions=decisions,
                     teacher={"worlds": args.worlds}, round_no=args.round, options=rules,
                     out_dir=args.out_dir, **options)
 

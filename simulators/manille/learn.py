@@ -169,15 +169,17 @@ class Teacher:
         return self.auction.contre_values(obs, rows)
 
 
-def teacher(worlds: int = 8, seed: int = 0):
-    """PIMC with ``worlds`` worlds per card decision; the auction's rollouts of the shipped
-    card net over ``worlds`` worlds per decision, the heuristic making the rest of the
-    auction."""
+def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
+    """PIMC with ``worlds`` worlds per card decision; the auction's rollouts over ``worlds``
+    worlds per decision by the card net trained in ``nets`` (a ``learn`` out-dir; empty: the
+    shipped one), the heuristic making the rest of the auction."""
     from simulators.manille.solver.pimc import PimcPolicy
 
+    card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
+                     auction=False)
     return Teacher(PimcPolicy(worlds=worlds, seed=seed),
-                   A.AuctionTeacher(card=NetPolicy(auction=False), base=HeuristicPolicy(),
-                                    worlds=worlds, seed=seed))
+                   A.AuctionTeacher(card=card, base=HeuristicPolicy(), worlds=worlds,
+                                    seed=seed))
 
 
 @forwards("behaviour", "costly")
