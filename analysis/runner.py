@@ -771,6 +771,13 @@ class StudyResult:
     tables: dict[str, pl.DataFrame] = dataclasses.field(default_factory=dict)  # Study.tables
 
 
+def _concat_parts(parts: list[pl.DataFrame]) -> pl.DataFrame:
+    """A table's chunk parts end to end; a part without rows adds nothing (a chunk may have
+    nothing to record, and then no columns to give it: e.g. deals nobody took)."""
+    kept = [p for p in parts if p.height] or parts[:1]
+    return pl.concat(kept)
+
+
 def map_chunks(study: Study, out_dir: str | Path | None = None, *, n_jobs: int = 1,
                chunk_size: int | None = None, backend: str = "loky",
                scheduler: str | None = None, progress: bool | None = None,
@@ -815,7 +822,7 @@ def map_chunks(study: Study, out_dir: str | Path | None = None, *, n_jobs: int =
     used = reached if reached is not None else plan.n_chunks
     if not all(plan.done(c) for c in range(used)):
         raise RuntimeError(f"{str(out_dir)!r}: chunks are missing after the run")
-    tables = {t: pl.concat([pl.read_parquet(plan.part(t, c)) for c in range(used)])
+    tables = {t: _concat_parts([pl.read_parquet(plan.part(t, c)) for c in range(used)])
               for t in study.tables}  # read now: a temporary directory is about to go
     return StudyResult(out_dir, result.manifest, totals(used),
                        sum(plan.bounds(c)[1] for c in range(used)),

@@ -188,3 +188,14 @@ def test_a_slow_policys_chunk_hint_caps_the_default_chunk():
     assert _Job(fast).default_chunk == fast.unit.default_chunk
     study = ScoreStudy("compare", (fast, slow), seats=(0,))
     assert _Job(study).default_chunk == 50
+
+
+def test_a_chunk_with_nothing_to_record_adds_nothing_to_its_table():
+    """A labels chunk of deals nobody took records no row, and so no column but its key:
+    the table is the other chunks' rows (it once failed to concatenate)."""
+    from analysis.runner import _concat_parts
+
+    full = pl.DataFrame({"first_unit": [0, 0], "hand": [3, 5]})
+    empty = pl.DataFrame({"first_unit": pl.Series([], dtype=pl.Int64)})
+    assert _concat_parts([full, empty, full]).equals(pl.concat([full, full]))
+    assert _concat_parts([empty]).height == 0
