@@ -210,12 +210,14 @@ class AuctionTeacher:
         return hands[kept]
 
     # -- rollouts ------------------------------------------------------------------------
-    def _scores(self, hands, trump, chooser_pos, forced=None) -> np.ndarray:
-        """The taking team's MA-6 margin of each world played out from a named trump."""
+    def _scores(self, hands, trump, chooser_pos, must_beat: bool, forced=None) -> np.ndarray:
+        """The taking team's MA-6 margin of each world played out from a named trump (the
+        table's sans-atout beating option, MA-5)."""
         n = len(hands)
         dispatch = Dispatch(_CardsBy(self.base, self.card))
         taking, defence = play_from_choice(
-            R.ManilleConfig(), dispatch, hands, np.zeros(n, np.int8),
+            R.ManilleConfig(sans_atout_must_beat=must_beat), dispatch, hands,
+            np.zeros(n, np.int8),
             np.asarray(trump, np.int8), np.asarray(chooser_pos, np.int8),
             np.arange(n, dtype=np.int64), forced)
         return taking.astype(np.float64) - defence.astype(np.float64)
@@ -250,7 +252,7 @@ class AuctionTeacher:
         if passing.any():  # the partner names by the base policy
             _, second = self._choices(hands[passing], must_beat)
             trump[passing], chooser[passing] = second, 1
-        scores = self._scores(hands, trump, chooser)
+        scores = self._scores(hands, trump, chooser, must_beat)
         start = 0
         for block, (k, option, _) in zip(blocks, plan, strict=True):
             out[k, option] = scores[start:start + len(block)].mean()
@@ -303,7 +305,7 @@ class AuctionTeacher:
                 forced[(R.CONTRE, 0)][part] = 1
             start += size
         margin = self._scores(np.concatenate(blocks), np.repeat(trumps, sizes),
-                              np.repeat(choosers, sizes), forced)
+                              np.repeat(choosers, sizes), must_beat, forced)
         out = np.empty((len(rows), 2))
         start = 0
         for k, (size, sign) in enumerate(zip(sizes, signs, strict=True)):
