@@ -104,6 +104,17 @@ def test_the_net_policy_refuses_a_missing_or_foreign_weights_file(tmp_path):
     assert "net for game 'bianco-mano', not 'manille'" in err[0]
     done = run_cli(["learn", "manille", "train", "--out-dir", str(tmp_path / "empty")])
     assert done.returncode == 2 and "no labels of the card decision" in done.stderr
+    # an auction net beside the card net that is another decision's: refused before play
+    import shutil
+
+    shutil.copyfile(L.SHIPPED, tmp_path / "weights-card.npz")
+    shutil.copyfile(L.SHIPPED, tmp_path / "weights-choose.npz")
+    done = run_cli(["simulate", "manille", "--policy", "net", "--param",
+                    f"weights={tmp_path / 'weights-card.npz'}", "--deals", "10"])
+    err = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(err) == 1 and done.stdout == ""
+    assert err[0].startswith("tapisvert: error:") and "NetPolicy.weights" in err[0]
+    assert "choose" in err[0]
 
 
 @pytest.mark.extras

@@ -110,8 +110,11 @@ class NetCardPlay(Policy):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        try:
+        try:  # every net it will play is read now: a bad file is refused before any work
             _net(self.LEARN, self.GAME, self.weights)
+            for decision in self.LEARN.decisions:
+                if decision != "card":
+                    self.decision_net(decision)
         except ValueError as error:
             raise ValueError(f"{type(self).__name__}.weights: {error}") from None
 
