@@ -31,7 +31,7 @@ HERE = Path(__file__).parent
 def build_bianco_mano_report(out_dir, **settings):
     return build_report("bianco-mano", out_dir, **settings)
 
-SCALE = 0.01
+SCALE = 0.005
 SEED = 7
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 RESCUED = re.compile(r"the bonus turned ([\d,]+) failures into successes")
