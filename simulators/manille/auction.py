@@ -25,12 +25,12 @@ the stage and the order asked, who named by relation to the player, and his posi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import SimpleNamespace
 
 import numpy as np
 
 from simulators.core.dispatch import forwards
 from simulators.core.learn import cards as C
+from simulators.core.learn.card_play import per_row
 from simulators.core.pimc import CardsBy, row_generator
 from simulators.manille import rules as R
 from simulators.manille.engine import (
@@ -102,10 +102,6 @@ def to_sorted(values: np.ndarray, hand) -> np.ndarray:
 # ---------------------------------------------------------------- contre and surcontre
 
 
-def _per_row(obs, name: str) -> np.ndarray:
-    return np.broadcast_to(np.asarray(getattr(obs, name), np.int64), (len(obs.hand),))
-
-
 def contre_features(obs) -> np.ndarray:
     """(B, N_CONTRE_FEATURES): the hand with the trump suit first, sans atout, the stage
     (contre, surcontre), the order asked, who named by relation to the player, his
@@ -118,8 +114,8 @@ def contre_features(obs) -> np.ndarray:
     flags = np.zeros((b, N_CONTRE_FEATURES - 32), np.float32)
     rows = np.arange(b)
     flags[:, 0] = trump == R.SANS_ATOUT
-    flags[rows, 1 + _per_row(obs, "level") - 1] = 1.0
-    flags[:, 3] = _per_row(obs, "order")
+    flags[rows, 1 + per_row(obs, "level") - 1] = 1.0
+    flags[:, 3] = per_row(obs, "order")
     flags[rows, 4 + (chooser - seat) % 4] = 1.0
     flags[rows, 8 + POSITION_OF_SEAT[dealer, seat]] = 1.0
     flags[:, 12] = bool(np.any(obs.sans_atout_must_beat))
@@ -132,10 +128,6 @@ def contre_legal(obs) -> np.ndarray:
 
 def contre_action(obs, index: np.ndarray) -> np.ndarray:
     return np.asarray(index, np.int64) == 1
-
-
-def restore(columns: dict[str, np.ndarray]):
-    return SimpleNamespace(**{k: np.asarray(v) for k, v in columns.items()})
 
 
 CHOOSE_FIELDS = ("hand", "seat", "dealer", "passed", "legal", "sans_atout_must_beat")
@@ -263,7 +255,7 @@ class AuctionTeacher:
         """(len(rows), 2) the mean margin of the asked player's team when he keeps silent
         and when he says it, over worlds consistent with the auction so far."""
         must_beat = bool(np.any(obs.sans_atout_must_beat))
-        level, order = _per_row(obs, "level"), _per_row(obs, "order")
+        level, order = per_row(obs, "level"), per_row(obs, "order")
         blocks, trumps, choosers, keys, signs = [], [], [], [], []
         for i in rows:
             seat, dealer, chooser = int(obs.seat[i]), int(obs.dealer[i]), int(obs.chooser[i])

@@ -144,11 +144,11 @@ CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
                 card_teacher_values, card_action, card_snapshot, restore)
 CHOOSE = Decision("choose", A.N_CHOICE_FEATURES, A.N_CHOICE_ACTIONS, A.choose_features,
                   A.choose_legal, None, A.choose_action,
-                  lambda obs, rows: A.snapshot(obs, rows, A.CHOOSE_FIELDS), A.restore,
+                  lambda obs, rows: A.snapshot(obs, rows, A.CHOOSE_FIELDS), restore,
                   teacher_rows=lambda teacher, obs, rows: teacher.choice_values(obs, rows))
 CONTRE = Decision("contre", A.N_CONTRE_FEATURES, 2, A.contre_features, A.contre_legal, None,
                   A.contre_action, lambda obs, rows: A.snapshot(obs, rows, A.CONTRE_FIELDS),
-                  A.restore,
+                  restore,
                   teacher_rows=lambda teacher, obs, rows: teacher.contre_values(obs, rows))
 
 

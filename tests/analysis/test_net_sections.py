@@ -4,11 +4,9 @@ bench's plan."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import polars as pl
 import pytest
+from bench_scripts import load
 
 from analysis.reporting import find_estimate
 from analysis.reports import bianco_mano as B
@@ -19,7 +17,6 @@ from simulators.core.game import get_game
 from simulators.manille import engine as manille_engine
 from simulators.manille.rules import ManilleConfig
 
-ROOT = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n"
 DEALS = 300
 
@@ -125,11 +122,7 @@ def test_bianco_mano_section_by_player_count_and_seat():
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("net_strength",
-                                                  ROOT / "bench" / "net_strength.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("net_strength")
 
 
 def test_bench_plans_each_certificate_with_the_shipped_weights_digest():

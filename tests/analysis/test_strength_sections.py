@@ -4,7 +4,6 @@ tiny run of it feeding the section."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from bench_scripts import load
 
 from analysis.compare import comparison_record
 from analysis.reporting import find_estimate
@@ -253,11 +253,7 @@ def test_bianco_mano_one_player_count_only():
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("pimc_strength",
-                                                  ROOT / "bench" / "pimc_strength.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("pimc_strength")
 
 
 def test_bench_plans_every_piece_with_its_command():
