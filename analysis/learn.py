@@ -32,7 +32,7 @@ from analysis.experiment import Experiment
 from analysis.runner import Study, map_chunks
 from simulators.core.game import Game
 from simulators.core.learn import mlp
-from simulators.core.learn.spec import Recorder
+from simulators.core.learn.spec import RESERVED_COLUMNS, Recorder
 
 LABELS = "labels"
 TRAIN_SEED = 2026
@@ -174,7 +174,7 @@ def read_labels(out_dir: str | Path, decision: str) -> pl.DataFrame:
 def arrays(decision, frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(features, legal, values) of labelled rows, the features by today's encoder."""
     obs = decision.restore({c: frame[c].to_numpy() for c in frame.columns
-                            if c not in ("first_unit", "round", "values")})
+                            if c not in RESERVED_COLUMNS})
     values = np.asarray(frame["values"].to_numpy(), np.float64)
     return decision.features(obs), decision.legal(obs), values
 
@@ -198,6 +198,18 @@ def agreement(scores: np.ndarray, values: np.ndarray, legal: np.ndarray,
     return float(np.mean(got >= best - tolerance)), float(np.mean(best - got))
 
 
+def held_out(frame: pl.DataFrame, share: float) -> np.ndarray:
+    """Rows of the last ``share`` of each labels directory's chunks (units the training
+    never sees): every directory — each DAgger round, each player count — is measured."""
+    directory, unit = frame["round"].to_numpy(), frame["first_unit"].to_numpy()
+    held = np.zeros(len(frame), bool)
+    for k in np.unique(directory):
+        chunks = np.unique(unit[directory == k])
+        n_held = max(1, int(round(share * len(chunks)))) if len(chunks) > 1 else 0
+        held |= (directory == k) & np.isin(unit, chunks[len(chunks) - n_held:])
+    return held
+
+
 def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, ...] = (128, 128),
           epochs: int = 30, seed: int = TRAIN_SEED, holdout: float = 0.1,
           log=None) -> dict[str, Any]:
@@ -212,10 +224,7 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
         raise ValueError("training needs the optional extra [learn]: "
                          "pip install -e \".[learn]\"") from None
     d = spec.decisions[decision]
-    key = frame["round"].to_numpy() * 10**12 + frame["first_unit"].to_numpy()  # one per chunk
-    chunks = np.unique(key)
-    n_held = max(1, int(round(holdout * len(chunks)))) if len(chunks) > 1 else 0
-    held = np.isin(key, chunks[len(chunks) - n_held:])
+    held = held_out(frame, holdout)
     x, legal, values = arrays(d, frame)
     y = centred(values, legal)
     mean = x[~held].mean(axis=0)

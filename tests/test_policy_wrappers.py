@@ -54,7 +54,7 @@ def _shipped(dispatch):
 
 def _bianco_cards_by():
     """The PIMC way's wrapper (another policy's card play), a cheap player standing in."""
-    seats = [bianco_odds._CardsBy(BiancoHeuristic(), BiancoRandom()) for _ in range(4)]
+    seats = [bianco_odds.CardsBy(BiancoHeuristic(), BiancoRandom()) for _ in range(4)]
     return bianco_dealing.play_attempts(BiancoManoConfig(), seats, BIANCO_SITUATION,
                                         bianco_dealing.TAKE, 0, 60, seed=3)
 
@@ -80,7 +80,7 @@ WRAPPERS = {
         lambda inner: bianco_dealing.play_attempts(
             BiancoManoConfig(), inner, BIANCO_SITUATION, bianco_dealing.TAKE, 0, 60, seed=3),
         (BiancoHeuristic(), BiancoRandom())),
-    "bianco-mano _CardsBy": (bianco_dealing, lambda inner: _bianco_cards_by(), (None,)),
+    "bianco-mano CardsBy": (bianco_dealing, lambda inner: _bianco_cards_by(), (None,)),
     "five-crowns _ForcedFirstTurn(Planning)": (
         five_crowns_engine,
         lambda inner: five_crowns_odds.play_odds(
@@ -113,7 +113,7 @@ def test_a_pickled_wrapper_plays_as_the_original(monkeypatch, wrapper, policy):
 @pytest.mark.parametrize("make", [
     lambda: manille_dealing._Forced(ManilleRandom(), 1),
     lambda: bianco_dealing._Forced(BiancoRandom(), 1, 0),
-    lambda: bianco_odds._CardsBy(BiancoHeuristic(), BiancoRandom()),
+    lambda: bianco_odds.CardsBy(BiancoHeuristic(), BiancoRandom()),
     lambda: five_crowns_odds._ForcedFirstTurn(FiveCrownsRandom(), True, None),
     lambda: five_crowns_odds._ForcedFirstTurnPlanning(FiveCrownsHeuristic(), False, 3),
 ])

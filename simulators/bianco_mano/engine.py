@@ -137,12 +137,15 @@ class DealArrays(NamedTuple):
 
 def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray, cut: np.ndarray,
                dealer: np.ndarray, noise: np.ndarray | None, units: np.ndarray,
-               gather: bool = False, first_packet: int | None = None) -> DealArrays:
+               gather: bool = False, first_packet: int | None = None,
+               forced_bids: np.ndarray | None = None) -> DealArrays:
     """Play one deal per row from pre-cut decks; pure given its inputs.
 
     ``noise`` is (decisions, N) uniforms or None; ``units`` are the row ids
     used in error messages; ``gather`` also builds each next deck (BM-3);
-    ``first_packet`` fixes the dealer's packet choice (constrained deals).
+    ``first_packet`` fixes the dealer's packet choice (constrained deals);
+    ``forced_bids`` (N, 2n) int8, where not -1, is the bid made at that turn
+    whatever the policy says (the learned bidder's teacher plays each option out).
 
     Rows are independent, so large batches are played in blocks of
     ``BLOCK_ROWS``: each block's working arrays stay in the CPU cache, and
@@ -150,13 +153,14 @@ def play_batch(config: R.BiancoManoConfig, dispatch: Dispatch, deck: np.ndarray,
     """
     if len(deck) <= BLOCK_ROWS:
         return _play_block(config, dispatch, deck, cut, dealer, noise, units, gather,
-                           first_packet)
+                           first_packet, forced_bids)
     parts = []
     for start in range(0, len(deck), BLOCK_ROWS):
         block = slice(start, start + BLOCK_ROWS)
         parts.append(_play_block(config, dispatch, deck[block], cut[block], dealer[block],
                                  None if noise is None else noise[:, block], units[block],
-                                 gather, first_packet))
+                                 gather, first_packet,
+                                 None if forced_bids is None else forced_bids[block]))
     return concatenate(parts)
 
 
@@ -167,7 +171,8 @@ def concatenate(parts: list[DealArrays]) -> DealArrays:
     ))
 
 
-def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first_packet):
+def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first_packet,
+                forced_bids=None):
     """:func:`play_batch` on one block of rows."""
     n = config.n_players
     n_rows = len(deck)
@@ -178,7 +183,7 @@ def _play_block(config, dispatch, deck, cut, dealer, noise, units, gather, first
                                                first_packet)
     seat_of_position = SEAT_OF_POSITION[n][dealer]
     bids, taker_pos, bid_round, dominant = _bidding(config, dispatch, hand1, turned, dealer,
-                                                    seat_of_position, noise, units)
+                                                    seat_of_position, noise, units, forced_bids)
 
     out = {
         "taker": np.full(n_rows, -1, I8), "partner": np.full(n_rows, -1, I8),
@@ -239,7 +244,8 @@ def _first_distribution(n, dispatch, deck, cut, dealer, noise, units, first_pack
     return first, hand1, turned
 
 
-def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, units):
+def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, units,
+             forced_bids=None):
     """BM-7: two bidding rounds from the dealer's left; rows decided are not asked again.
 
     Returns the bids (N, 2n), the taker's position (-1: all passed), the round
@@ -269,6 +275,9 @@ def _bidding(config, dispatch, hand1, turned, dealer, seat_of_position, noise, u
                          config.bianco_mano, None if noise is None else
                          noise[1 + slot] if ask.size == n_rows else noise[1 + slot][ask])
             action = dispatch("bid", obs, seat, I8)
+            if forced_bids is not None:
+                forced = forced_bids[ask, slot]
+                action = np.where(forced >= 0, forced, action).astype(I8)
             if kernel.first_bad_bid(action, legal_ask) >= 0:
                 _reject_bids(action, legal_ask, units[ask], seat, rnd, turned_ask)
             ask = ask[:kernel.record_bids(ask, action, slot, j, rnd, bids, taker_pos, bid_round,

@@ -13,7 +13,13 @@ took, where the taker sits, whether the trick's holder is known to be his ally, 
 announced (BM-11) and the points on the table. The teacher is
 :class:`~simulators.bianco_mano.solver.pimc.PimcPolicy`: each legal card's mean BM-10
 score change over the worlds, plus a thousandth of the side's mean points (its
-tie-break). The policy ``net`` plays the cards; the auction is the heuristic's.
+tie-break).
+
+The bidding (BM-7: take or pass in each round, the family named in round 2), the espion
+(BM-4, BM-6) and the called card (BM-6) are nets too (:mod:`simulators.bianco_mano.auction`),
+taught by rollouts of the card net. The policy ``net`` plays each net it finds (shipped,
+or beside the card weights as ``weights-<decision>.npz``; ``auction=false`` leaves them
+to the heuristic); the bonus announcement is the heuristic's (announcing never costs).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from simulators.bianco_mano import auction as A
 from simulators.bianco_mano import rules as R
 from simulators.bianco_mano.policies import HeuristicPolicy
 from simulators.bianco_mano.solver import card_points
@@ -39,9 +46,11 @@ from simulators.core.learn.card_play import (
     teacher_values,
 )
 from simulators.core.learn.spec import Decision, LearnSpec
+from simulators.core.params import param
 
 GAME = "bianco-mano"
-SHIPPED = Path(__file__).parent / "data" / "net_card.npz"
+DATA = Path(__file__).parent / "data"
+SHIPPED = DATA / "net_card.npz"
 MAX_SEATS, MAX_TRICKS = 5, max(R.HAND_SIZE.values())
 N_BLOCKS = 2 + MAX_SEATS + (MAX_SEATS - 1) + 5
 N_FLAGS = 3 + MAX_SEATS + MAX_TRICKS + 4 + 1 + 1 + MAX_SEATS + 1 + 1 + 1
@@ -149,19 +158,65 @@ def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
 
 CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
                 card_teacher_values, card_action, card_snapshot, restore)
+BID = Decision("bid", A.N_BID_FEATURES, A.N_BID_ACTIONS, A.bid_features, A.bid_legal, None,
+               A.bid_action, A.bid_snapshot, A.bid_restore,
+               teacher_rows=lambda teacher, obs, rows: teacher.bid_values(obs, rows))
+ESPION = Decision("espion", A.N_ESPION_FEATURES, A.N_PAIRS, A.espion_features, A.espion_legal,
+                  None, A.espion_action, A.fields_snapshot(A.ESPION_FIELDS), restore,
+                  teacher_rows=lambda teacher, obs, rows: teacher.espion_values(obs, rows))
+CALL = Decision("call", A.N_CALL_FEATURES, C.N_CARDS, A.call_features, A.call_legal, None,
+                A.call_action, A.fields_snapshot(A.CALL_FIELDS), restore,
+                teacher_rows=lambda teacher, obs, rows: teacher.call_values(obs, rows))
 
 
-def teacher(worlds: int = 8, seed: int = 0):
-    """PIMC with ``worlds`` worlds per card: the card play's teacher."""
+@dataclass(frozen=True)
+class Teacher:
+    """PIMC for the card play; rollouts of the card net for the bidding (``auction.py``)."""
+
+    pimc: object
+    auction: object
+
+    def card_values(self, obs, i: int) -> np.ndarray:
+        return self.pimc.card_values(obs, i)
+
+    def bid_values(self, obs, rows: np.ndarray) -> np.ndarray:
+        return self.auction.bid_values(obs, rows)
+
+    def espion_values(self, obs, rows: np.ndarray) -> np.ndarray:
+        return self.auction.espion_values(obs, rows)
+
+    def call_values(self, obs, rows: np.ndarray) -> np.ndarray:
+        return self.auction.call_values(obs, rows)
+
+
+def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
+    """PIMC with ``worlds`` worlds per card; the bidding's rollouts over ``worlds`` worlds
+    per bid by the card net trained in ``nets`` (a ``learn`` out-dir; empty: the shipped
+    one), the heuristic making every other decision."""
     from simulators.bianco_mano.solver.pimc import PimcPolicy
 
-    return PimcPolicy(worlds=worlds, seed=seed)
+    card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
+                     auction=False)
+    return Teacher(PimcPolicy(worlds=worlds, seed=seed),
+                   A.BidTeacher(card=card, base=HeuristicPolicy(), worlds=worlds, seed=seed))
 
 
-@forwards("behaviour", "first_packet", "bid", "espion", "call", "announce", "costly")
+@forwards("behaviour", "first_packet", "announce", "costly")
 @dataclass(frozen=True, eq=False)
 class RecordingPolicy(RecordingCardPlay):
-    """The behaviour policy, each card-play batch shown to the recorder first."""
+    """The behaviour policy, each batch of a net's decision shown to the recorder first."""
+
+    def bid(self, obs):
+        self.recorder.see("bid", obs)
+        return self.behaviour.bid(obs)
+
+    def espion(self, obs):
+        self.recorder.see("espion", obs)
+        return self.behaviour.espion(obs)
+
+    def call(self, obs):
+        self.recorder.see("call", obs)
+        return self.behaviour.call(obs)
 
 
 def regrets(config: R.BiancoManoConfig, policies, seed: int, first: int, count: int):
@@ -175,17 +230,37 @@ def regrets(config: R.BiancoManoConfig, policies, seed: int, first: int, count: 
     return card_regrets(batch.arrays)[0].reshape(count, -1)
 
 
-LEARN = LearnSpec(decisions={"card": CARD}, teacher=teacher, recording=RecordingPolicy,
-                  shipped={"card": SHIPPED}, regrets=regrets,
-                  teacher_doc="PIMC (simulators/bianco_mano/solver/pimc.py): each legal "
+LEARN = LearnSpec(decisions={"card": CARD, "bid": BID, "espion": ESPION, "call": CALL},
+                  teacher=teacher, recording=RecordingPolicy,
+                  shipped={"card": SHIPPED, "bid": DATA / "net_bid.npz",
+                           "espion": DATA / "net_espion.npz", "call": DATA / "net_call.npz"},
+                  regrets=regrets,
+                  teacher_doc="card: PIMC (simulators/bianco_mano/solver/pimc.py), each legal "
                               "card's mean BM-10 score change over sampled worlds solved "
-                              "double-dummy, plus a thousandth of the side's mean points")
+                              "double-dummy, plus a thousandth of the side's mean points; bid, "
+                              "espion, call: each option played out by the card net over "
+                              "sampled worlds, the bids' consistent with the bidding "
+                              "(simulators/bianco_mano/auction.py)")
 
 
 @dataclass(frozen=True)
 class NetPolicy(NetCardPlay, HeuristicPolicy):
-    """Cards played by a small net distilled from PIMC (module docstring); the auction, the
-    espion, the called card and the bonus are the heuristic's."""
+    """Cards played by a small net distilled from PIMC (module docstring); the bids, the
+    espion and the called card by their nets (``auction.py``) when ``auction`` and their
+    weights are found (shipped, or beside ``weights``), else the heuristic's; the bonus is
+    the heuristic's (announcing never costs, ``auction.py``)."""
+
+    auction: bool = param(True, doc="the bids, the espion and the call by their nets when "
+                                     "found; false: the heuristic's")
+
+    def bid(self, obs):
+        return self.net_decides("bid", obs, super().bid)
+
+    def espion(self, obs):
+        return self.net_decides("espion", obs, super().espion)
+
+    def call(self, obs):
+        return self.net_decides("call", obs, super().call)
 
     LEARN: ClassVar[LearnSpec] = LEARN
     GAME: ClassVar[str] = GAME

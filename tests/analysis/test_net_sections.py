@@ -99,13 +99,14 @@ def test_bianco_mano_section_by_player_count_and_seat():
     for n in (3, 4):
         config = BiancoManoConfig(n_players=n)
         pairs[f"{n} players"] = tuple(
-            bianco_engine.simulate_deals(config, game.make_policy(p), DEALS // 3, seed=5)
-            .table.select(B.NET_COLUMNS) for p in ("heuristic", "net"))
+            bianco_engine.simulate_deals(config, policy, DEALS // 3, seed=5)
+            .table.select(B.NET_COLUMNS)
+            for policy in (game.make_policy("heuristic"), game.make_policy("net", auction=False)))
     section = B.section_net(pairs, _doc(players=4))
     s = section.summary
     assert set(s["deals"]) == {"3 players", "4 players"}
     take = B.DEAL["take_rate"].label
-    for arm in ("3 players", "4 players"):
+    for arm in ("3 players", "4 players"):  # the heuristic's bidding: the same takes
         assert find_estimate(s, deals=arm, measure=take, arm="difference").value == 0
     # the seat rows are the contract success of the deals each seat took (4 players only)
     base = pairs["4 players"][0].with_columns(position=B.M.TAKER_POSITION)

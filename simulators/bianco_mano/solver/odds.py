@@ -24,11 +24,12 @@ from simulators.bianco_mano.solver import deal_positions, made
 from simulators.bianco_mano.solver.pimc import PimcPolicy
 from simulators.core import double_dummy as dd
 from simulators.core.dispatch import forwards
-from simulators.core.pimc import CardsBy, parse_plays
+from simulators.core.pimc import CardsBy as _CoreCardsBy
+from simulators.core.pimc import parse_plays
 
 
 @forwards("bidder", "first_packet", "bid", "espion", "call", "announce")
-class _CardsBy(CardsBy):
+class CardsBy(_CoreCardsBy):
     """A seat's policy for every decision but the card play, another one's card play."""
 
 
@@ -49,7 +50,7 @@ def play_strengths(config: R.BiancoManoConfig, policies, situation: Situation,
             from simulators.bianco_mano.learn import NetPolicy
 
             strong = PimcPolicy(worlds=worlds) if way == "pimc" else NetPolicy()
-            arrays, _ = play_attempts(config, [_CardsBy(p, strong) for p in per_seat],
+            arrays, _ = play_attempts(config, [CardsBy(p, strong) for p in per_seat],
                                       situation, TAKE, first, count, seed, family=family)
             frames.append(_rows(way, ids, arrays.outcome, arrays.side_points,
                                 arrays.deltas[:, situation.seat]))

@@ -86,6 +86,11 @@ def play_chosen(decision: Decision, net, obs) -> np.ndarray:
     return out
 
 
+RESERVED_COLUMNS = frozenset({"first_unit", "round", "values"})
+"""Columns of every labels table (the chunk's first unit, the labels directory, the
+teacher's values): a decision's snapshot may not use these names."""
+
+
 class Recorder:
     """Collects labelled rows while a batch is played (one chunk, in one worker).
 
@@ -99,6 +104,14 @@ class Recorder:
         self.kept: dict[str, list[tuple[dict[str, np.ndarray], np.ndarray]]] = {
             d: [] for d in decisions}
 
+    def _keep(self, name: str, snapshot: dict[str, np.ndarray], values: np.ndarray) -> None:
+        clash = RESERVED_COLUMNS & set(snapshot)
+        if clash:  # the labels' own columns would overwrite the field when read back
+            raise ValueError(f"the {name} decision's snapshot names a field "
+                             f"{sorted(clash)[0]!r}, a column the labels keep for themselves "
+                             f"({', '.join(sorted(RESERVED_COLUMNS))}): rename it")
+        self.kept[name].append((snapshot, values))
+
     def see(self, name: str, obs) -> None:
         if name not in self.kept:
             return
@@ -108,7 +121,7 @@ class Recorder:
             rows = np.flatnonzero(legal.sum(axis=1) > 1)
             if len(rows):
                 values = d.teacher_rows(self.teacher, obs, rows).astype(np.float32)
-                self.kept[name].append((d.snapshot(obs, rows), values))
+                self._keep(name, d.snapshot(obs, rows), values)
             return
         rows, values = [], []
         for i in np.flatnonzero(legal.sum(axis=1) > 1):
@@ -117,7 +130,7 @@ class Recorder:
                 rows.append(i)
                 values.append(v.astype(np.float32))
         if rows:
-            self.kept[name].append((d.snapshot(obs, np.array(rows)), np.stack(values)))
+            self._keep(name, d.snapshot(obs, np.array(rows)), np.stack(values))
 
     def columns(self, name: str) -> dict[str, np.ndarray]:
         """One decision's rows: the observation's fields and ``values`` (n, A)."""
