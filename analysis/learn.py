@@ -8,8 +8,8 @@ certificate (the game's :class:`~simulators.core.learn.spec.LearnSpec`; names no
 * **train** — a multi-layer perceptron per decision (scikit-learn's ``MLPRegressor``, the
   ``[learn]`` extra), seeded, fitted to each row's action values centred on their legal
   mean (a row's level does not matter, only which action is better and by how much);
-  the last ``holdout`` share of the chunks (units the training never saw) measures it at
-  every epoch: the share of rows where the net picks one of the teacher's best actions,
+  the last ``holdout`` share of each labels directory's chunks (units the training never
+  saw) measures it at every epoch: the share of rows where the net picks one of the teacher's best actions,
   and the teacher's value lost by the net's pick (its regret). Writes
   ``OUT/weights-<decision>.npz`` (loaded by the ``net`` policy, plain numpy) and
   ``OUT/train-<decision>.json`` (the log);
