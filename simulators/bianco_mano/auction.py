@@ -5,7 +5,7 @@ the family named in round 2, as a net decision taught by rollouts of the card ne
 (BM-4..BM-6), and the espion, the call and the play all follow. A fast card player makes
 rollouts cheap: each legal bid of a row is *played out* — the rest of the bidding, the
 second distribution, the espion, the call, the bonus and the tricks — over sampled
-worlds, by the card net at every seat (:class:`BidTeacher`); its value is the bidder's
+worlds, by the card net at every seat (:class:`AuctionTeacher`); its value is the bidder's
 mean BM-10 score change (0 when everybody passes twice). The worlds are dealt
 **consistently with the bidding so far** as the base policy would have bid: candidate
 worlds deal the cards he cannot see (every card but his first distribution and the
@@ -18,8 +18,8 @@ bidding, the espion, the call and the bonus are the base policy's.
 
 **After the bidding** the taker's espion (BM-4, BM-6: two of his cards set aside) and, at
 5 players, his called card (BM-6) are net decisions too, taught the same way
-(:meth:`BidTeacher.espion_values`, :meth:`BidTeacher.call_values`): each legal pair or
-card is played out over worlds that deal the cards he cannot see uniformly to the others
+(:meth:`AuctionTeacher.espion_values`, :meth:`AuctionTeacher.call_values`): each legal
+pair or card is played out over worlds that deal the cards he cannot see uniformly to the others
 (the passes before his take say little of hands that have grown since), the call, the
 bonus and the tricks after it by the base policy and the card net. Announcing the bonus
 (BM-11) is no net: it only adds 5 towards 45 and capo is judged on card points, so the
@@ -154,13 +154,17 @@ def espion_legal(obs) -> np.ndarray:
     return held[:, _FIRST] & held[:, _SECOND]
 
 
-def espion_action(obs, index: np.ndarray) -> np.ndarray:
-    """The net's pair index back to the espion's card mask (uint32)."""
-    index = np.asarray(index, np.int64)
-    dominant = np.asarray(obs.dominant, np.int64)
+def pair_masks(index: np.ndarray, dominant: np.ndarray) -> np.ndarray:
+    """Canonical pair indices back to the table's two-card masks (uint32)."""
+    index, dominant = np.asarray(index, np.int64), np.asarray(dominant, np.int64)
     a = C.from_canonical(_FIRST[index], dominant).astype(np.uint32)
     b = C.from_canonical(_SECOND[index], dominant).astype(np.uint32)
     return (np.uint32(1) << a) | (np.uint32(1) << b)
+
+
+def espion_action(obs, index: np.ndarray) -> np.ndarray:
+    """The net's pair index back to the espion's card mask (uint32)."""
+    return pair_masks(index, obs.dominant)
 
 
 def call_features(obs) -> np.ndarray:
@@ -208,13 +212,6 @@ class _Forcing(Dispatch):
 # ---------------------------------------------------------------- the teacher
 
 
-class SimpleRows:
-    """The one field an action mapping reads: the dominant family of each row."""
-
-    def __init__(self, dominant):
-        self.dominant = dominant
-
-
 def _slots(n: int, first: int, position: int) -> np.ndarray:
     """Post-cut deck places of ``position``'s first distribution (BM-4..BM-6)."""
     second = R.FIRST_DISTRIBUTION[n] - first
@@ -223,10 +220,10 @@ def _slots(n: int, first: int, position: int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class BidTeacher:
-    """Each legal bid of a row played out over ``worlds`` worlds consistent with the bidding
-    so far (module docstring); ``card`` plays the cards at every seat, ``base`` makes every
-    other decision and is the model the worlds are kept by."""
+class AuctionTeacher:
+    """Each legal bid, espion or call of a row played out over ``worlds`` worlds (module
+    docstring); ``card`` plays the cards at every seat, ``base`` makes every other decision
+    and is the model the bids' worlds are kept by."""
 
     card: object
     base: object
@@ -349,7 +346,7 @@ class BidTeacher:
         for i in rows:
             hand, dominant = int(obs.hand[i]), int(obs.dominant[i])
             pairs = np.flatnonzero(legal[i])
-            masks = espion_action(SimpleRows(np.full(len(pairs), dominant)), pairs)
+            masks = pair_masks(pairs, np.full(len(pairs), dominant))
             gen = row_generator(self.seed, obs.noise[i], hand, dominant, n, 7)
             plan.append((gen, hand, dominant, 0, masks.tolist()))
         out = np.full((len(rows), N_PAIRS), np.nan)

@@ -198,7 +198,7 @@ def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
     card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
                      auction=False)
     return Teacher(PimcPolicy(worlds=worlds, seed=seed),
-                   A.BidTeacher(card=card, base=HeuristicPolicy(), worlds=worlds, seed=seed))
+                   A.AuctionTeacher(card=card, base=HeuristicPolicy(), worlds=worlds, seed=seed))
 
 
 @forwards("behaviour", "first_packet", "announce", "costly")

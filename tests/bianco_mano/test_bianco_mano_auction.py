@@ -73,7 +73,7 @@ def bid_rows():
 
 
 def _teacher(worlds=6):
-    return A.BidTeacher(card=L.NetPolicy(auction=False), base=HeuristicPolicy(),
+    return A.AuctionTeacher(card=L.NetPolicy(auction=False), base=HeuristicPolicy(),
                         worlds=worlds, seed=3)
 
 
