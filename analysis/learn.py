@@ -9,8 +9,8 @@ certificate (the game's :class:`~simulators.core.learn.spec.LearnSpec`; names no
   ``[learn]`` extra), seeded, fitted to each row's action values centred on their legal
   mean (a row's level does not matter, only which action is better and by how much);
   the last ``holdout`` share of each labels directory's chunks (units the training never
-  saw) measures it at every epoch: the share of rows where the net picks one of the teacher's best actions,
-  and the teacher's value lost by the net's pick (its regret). Writes
+  saw) measures it at every epoch: the share of rows where the net picks one of the
+  teacher's best actions, and the teacher's value lost by the net's pick (its regret). Writes
   ``OUT/weights-<decision>.npz`` (loaded by the ``net`` policy, plain numpy) and
   ``OUT/train-<decision>.json`` (the log);
 * **certify** — the net against the heuristic and against the teacher's policy on fresh
@@ -19,6 +19,7 @@ certificate (the game's :class:`~simulators.core.learn.spec.LearnSpec`; names no
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import json
 import time
@@ -269,6 +270,16 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     return doc
 
 
+def weights_digest(out_dir: str | Path) -> str:
+    """12 hex digits of the SHA-256 of every weights file in ``out_dir`` (the net plays each
+    it finds): a certify study kept there is resumed only by the same nets — retrained
+    weights start a new one instead of reading the old nets' chunks."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(out_dir).glob("weights-*.npz")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def net_policy(out_dir: str | Path, decision: str) -> dict[str, Any]:
     """The ``net`` policy playing the weights trained in ``out_dir``."""
     path = Path(out_dir).absolute() / f"weights-{decision}.npz"
@@ -286,7 +297,8 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
     """The trained net (``net`` with ``out_dir``'s weights) at one partnership's seats (or
     seat 0) against each opponent at the others, duplicate (seats rotated, the same cards),
     on ``units`` units of ``seed``: the net's gain per unit with its 95% interval. Each
-    comparison is a study in ``OUT/certify-<opponent>`` (resumed after a kill)."""
+    comparison is a study in ``OUT/certify-<opponent>-<weights digest>`` (resumed after a
+    kill, and only by the same nets)."""
     from analysis.compare import duplicate_comparison
 
     spec = _spec(game)
@@ -295,6 +307,7 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
     teams = game.teams(config)
     seats = tuple(teams[0]) if teams else (0,)
     tag = "".join(f"-{k}={v}" for k, v in sorted((options or {}).items()))
+    nets = weights_digest(out_dir)
     for b in against:
         game.make_policy(b)  # an unknown opponent is refused before any work
     out: dict[str, Any] = {}
@@ -304,7 +317,7 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
         found = duplicate_comparison(base, net, b, seats=seats, n_jobs=n_jobs,
                                      chunk_size=chunk_size, backend=backend,
                                      scheduler=scheduler, progress=progress,
-                                     out_dir=Path(out_dir) / f"certify-{b}{tag}")
+                                     out_dir=Path(out_dir) / f"certify-{b}{tag}-{nets}")
         out[b] = {"mean": found.difference.value, "low": found.difference.low,
                   "high": found.difference.high, "n": found.n, "p_value": found.p_value,
                   "net_mean": found.a.value, "opponent_mean": found.b.value}
@@ -312,6 +325,7 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
         out["regret"] = regret_table(
             game, tuple(net if p == "net" else p for p in regret), units=regret_units or units,
             seed=seed, options=options, out_dir=out_dir, n_jobs=n_jobs, backend=backend,
+            nets=nets,
             scheduler=scheduler, progress=progress)
     doc = {"game": game.name, "options": dict(options or {}), "units": units, "seed": seed,
            "seats": list(seats),
@@ -357,7 +371,7 @@ class RegretStudy(Study):
 def regret_table(game: Game, policies: tuple[Any, ...], *, units: int, seed: int,
                  options: dict[str, Any] | None = None, out_dir: str | Path | None = None,
                  n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
-                 progress: bool | None = None) -> list[dict[str, Any]]:
+                 progress: bool | None = None, nets: str = "") -> list[dict[str, Any]]:
     """Each policy at every seat on the same ``units`` units: the share of its card plays
     (those with a choice) that give up double-dummy points in the true deal, and the mean
     points given up per card play, with 95% intervals clustered by unit (BEN's DCWER)."""
@@ -372,7 +386,8 @@ def regret_table(game: Game, policies: tuple[Any, ...], *, units: int, seed: int
         exp = Experiment(game, config=dict(options or {}), policies=policy, size=units,
                          seed=seed)
         name = policy if isinstance(policy, str) else policy["name"]
-        where = None if out_dir is None else Path(out_dir) / f"regret-{name}{tag}"
+        where = None if out_dir is None else Path(out_dir) / (
+            f"regret-{name}{tag}" + (f"-{nets}" if name == "net" and nets else ""))
         chunk = 10 if getattr(exp.policies[0], "costly", False) else 100
         found = map_chunks(RegretStudy(exp, chunk), where, n_jobs=n_jobs, backend=backend,
                            scheduler=scheduler, progress=progress)

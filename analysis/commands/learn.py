@@ -83,14 +83,15 @@ def _train(args, game) -> dict:
 
 
 def _certify(args, game) -> dict:
-    from analysis.learn import certify
+    from analysis.learn import certify, weights_digest
 
     against = tuple(args.against.split(","))
     rules = _rules(args, game)
     tag = "".join(f"-{k}={v}" for k, v in sorted(rules.items()))
+    nets = weights_digest(args.out_dir)  # the studies of these nets (analysis.learn.certify)
     for b in against:
-        _options(args, f"certify-{b}{tag}")
-    options = _options(args, f"certify-{against[0]}{tag}")
+        _options(args, f"certify-{b}{tag}-{nets}")
+    options = _options(args, f"certify-{against[0]}{tag}-{nets}")
     regret = tuple(args.regret.split(",")) if args.regret else ()
     return certify(game, args.out_dir, units=getattr(args, game.units[0].name),
                    seed=args.seed, against=against, options=rules, regret=regret,

@@ -57,3 +57,21 @@ def test_the_canonical_suit_order_puts_the_trump_first_and_is_its_own_inverse():
     canon = C.canonical(columns, np.array([2, 4]))
     assert np.flatnonzero(canon[0]).tolist() == [0, 5] and np.flatnonzero(canon[1]).tolist() == [2]
     assert C.from_canonical(np.array([0, 2]), np.array([2, 4])).tolist() == [2, 2]
+
+
+def test_the_weights_digest_changes_with_any_weights_file_and_nothing_else(tmp_path):
+    """A certify study is kept under the digest of the nets it plays (analysis.learn): the
+    same files give the same digest; changing or adding a weights file changes it."""
+    from analysis.learn import weights_digest
+
+    (tmp_path / "weights-card.npz").write_bytes(b"card")
+    (tmp_path / "labels.txt").write_bytes(b"not a net")
+    first = weights_digest(tmp_path)
+    assert len(first) == 12 and weights_digest(tmp_path) == first
+    (tmp_path / "labels.txt").write_bytes(b"changed")
+    assert weights_digest(tmp_path) == first
+    (tmp_path / "weights-bid.npz").write_bytes(b"bid")
+    second = weights_digest(tmp_path)
+    assert second != first
+    (tmp_path / "weights-card.npz").write_bytes(b"card, retrained")
+    assert weights_digest(tmp_path) not in (first, second)

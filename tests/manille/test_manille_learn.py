@@ -151,6 +151,9 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
     assert done.returncode == 0, done.stderr
     cert = json.loads(done.stdout)
     assert cert["against"]["heuristic"]["n"] == 20 and cert["seats"] == [0, 2]
+    from analysis.learn import weights_digest  # retrained nets never resume these chunks
+
+    assert (out / f"certify-heuristic-{weights_digest(out)}" / "manifest.json").is_file()
     regret = {r["policy"]: r for r in cert["double_dummy_regret"]}
     assert set(regret) == {"heuristic", "net"} and regret["net"]["units"] == 4
     assert 4 * 16 <= regret["heuristic"]["card_plays"] <= 4 * 32
