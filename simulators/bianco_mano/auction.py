@@ -48,7 +48,7 @@ from simulators.bianco_mano.engine import (
 from simulators.bianco_mano.observations import BidObs
 from simulators.bianco_mano.solver.odds import CardsBy
 from simulators.core.learn import cards as C
-from simulators.core.learn.card_play import per_row, restore
+from simulators.core.learn.card_play import per_row, restore, snapshot_fields
 from simulators.core.pimc import row_generator
 
 N_BID_ACTIONS = R.PASS + 1  # the four ordered families, pass
@@ -56,23 +56,12 @@ MAX_PLAYERS = max(R.PLAYER_COUNTS)
 N_BID_FEATURES = 32 + 8 + 3 + MAX_PLAYERS + 2 + 1
 BID_FIELDS = ("hand", "turned_card", "seat", "dealer", "position", "round", "legal",
               "n_players", "bianco_mano")
-_RANK_WEIGHT = 2 ** (7 - np.arange(8))  # rank 0 the strongest (BM-1)
 
 
 def family_order(hand: np.ndarray, turned: np.ndarray) -> np.ndarray:
     """(B, 4) the table's family at each of the bidder's places: the turned card's family
     first, then the others by most cards, then the stronger cards (BM-1), then number."""
-    held = C.mask_bits(np.asarray(hand, np.uint32)).reshape(len(hand), 8, 4)  # rank, family
-    key = held.sum(axis=1) * 256 + np.einsum("brf,r->bf", held, _RANK_WEIGHT)
-    key = key * 4 + (3 - np.arange(4))
-    turned_family = np.asarray(turned, np.int64) % 4
-    key[np.arange(len(hand)), turned_family] = 1 << 30
-    return np.argsort(-key, axis=1, kind="stable")
-
-
-def _ordered_bits(mask: np.ndarray, order: np.ndarray) -> np.ndarray:
-    held = C.mask_bits(np.asarray(mask, np.uint32)).reshape(len(mask), 8, 4)
-    return np.take_along_axis(held, order[:, None, :], axis=2).reshape(len(mask), 32)
+    return C.strength_order(hand, first=np.asarray(turned, np.int64) % 4)
 
 
 def bid_features(obs) -> np.ndarray:
@@ -89,7 +78,7 @@ def bid_features(obs) -> np.ndarray:
     flags[rows, 11 + per_row(obs, "position")] = 1.0
     flags[rows, 11 + MAX_PLAYERS + per_row(obs, "round") - 1] = 1.0
     flags[:, -1] = per_row(obs, "bianco_mano", 0)
-    return np.concatenate([_ordered_bits(hand, family_order(hand, turned)), flags], axis=1)
+    return np.concatenate([C.ordered_bits(hand, family_order(hand, turned)), flags], axis=1)
 
 
 def bid_legal(obs) -> np.ndarray:
@@ -113,9 +102,7 @@ def bid_action(obs, index: np.ndarray) -> np.ndarray:
 def bid_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
     """The rows' observation as plain arrays, a value per row (the bidding round kept as
     ``bidding_round``: the labels keep a ``round`` column of their own)."""
-    n = len(obs.hand)
-    return {("bidding_round" if f == "round" else f):
-            np.broadcast_to(np.asarray(getattr(obs, f)), (n,))[rows].copy() for f in BID_FIELDS}
+    return snapshot_fields(obs, rows, BID_FIELDS, rename={"round": "bidding_round"})
 
 
 def bid_restore(columns: dict[str, np.ndarray]):
@@ -180,15 +167,6 @@ def call_legal(obs) -> np.ndarray:
 
 def call_action(obs, index: np.ndarray) -> np.ndarray:
     return C.from_canonical(np.asarray(index, np.int64), obs.dominant).astype(np.int8)
-
-
-def fields_snapshot(fields):
-    """A snapshot of ``fields``, a value per row (scalars broadcast)."""
-    def take(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
-        n = len(obs.hand)
-        return {f: np.broadcast_to(np.asarray(getattr(obs, f)), (n,))[rows].copy()
-                for f in fields}
-    return take
 
 
 class _Forcing(Dispatch):
@@ -301,10 +279,12 @@ class AuctionTeacher:
             bids[:, n] = dominant
         return deck, bids
 
-    def _play_forced(self, n: int, deck, bids, forced: dict[str, np.ndarray]) -> np.ndarray:
-        """The taker's (seat 1) BM-10 score change in each world, played in pieces of at
-        most one engine block (so each decision sees every row at once)."""
-        config = R.BiancoManoConfig(n_players=n)
+    def _play_forced(self, config: R.BiancoManoConfig, deck, bids, forced: dict[str, np.ndarray],
+                     seat: int) -> np.ndarray:
+        """``seat``'s BM-10 score change in each world (dealer seat 0, cut 0, the large
+        packet first), the bids and ``forced`` answers imposed; played in pieces of at most
+        one engine block (so each decision after the bidding sees every row at once)."""
+        n = config.n_players
         out = []
         for start in range(0, len(deck), BLOCK_ROWS):
             piece = slice(start, start + BLOCK_ROWS)
@@ -315,7 +295,7 @@ class AuctionTeacher:
                                 np.zeros(m, np.int8), None, np.arange(m, dtype=np.int64),
                                 first_packet=max(R.FIRST_PACKET_CHOICES[n]),
                                 forced_bids=bids[piece])
-            out.append(arrays.deltas[:, 1].astype(np.float64))
+            out.append(arrays.deltas[:, seat].astype(np.float64))
         return np.concatenate(out)
 
     def _option_values(self, n: int, rows_options, decision: str) -> list[np.ndarray]:
@@ -332,8 +312,9 @@ class AuctionTeacher:
                 forced["call"].append(np.full(len(deck), option if decision == "call" else -1,
                                               np.int8))
             sizes.append(len(options))
-        change = self._play_forced(n, np.concatenate(decks), np.concatenate(bids),
-                                   {k: np.concatenate(v) for k, v in forced.items()})
+        change = self._play_forced(R.BiancoManoConfig(n_players=n), np.concatenate(decks),
+                                   np.concatenate(bids),
+                                   {k: np.concatenate(v) for k, v in forced.items()}, seat=1)
         means = change.reshape(-1, self.worlds).mean(axis=1)
         return np.split(means, np.cumsum(sizes)[:-1])
 
@@ -395,12 +376,8 @@ class AuctionTeacher:
         forced[:, :slot] = R.PASS  # the turns before his: passed, as the worlds were kept
         forced[:, slot] = np.concatenate([np.full(len(b), o) for b, (_, o) in zip(blocks, plan,
                                                                                   strict=True)])
-        config = R.BiancoManoConfig(n_players=n, bianco_mano=bianco_mano)
-        arrays = play_batch(config, Dispatch(CardsBy(self.base, self.card), n), deck,
-                            np.zeros(total, np.int64), np.zeros(total, np.int8), None,
-                            np.arange(total, dtype=np.int64),
-                            first_packet=max(R.FIRST_PACKET_CHOICES[n]), forced_bids=forced)
-        change = arrays.deltas[:, SEAT_OF_POSITION[n][0, position]].astype(np.float64)
+        change = self._play_forced(R.BiancoManoConfig(n_players=n, bianco_mano=bianco_mano),
+                                   deck, forced, {}, seat=SEAT_OF_POSITION[n][0, position])
         by_family = np.full((len(rows), N_BID_ACTIONS), np.nan)
         start = 0
         for block, (k, option) in zip(blocks, plan, strict=True):

@@ -25,6 +25,7 @@ to the heuristic); the bonus announcement is the heuristic's (announcing never c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -37,12 +38,15 @@ from simulators.bianco_mano.solver import card_points
 from simulators.core.dispatch import forwards
 from simulators.core.learn import cards as C
 from simulators.core.learn.card_play import (
+    CardAndAuctionTeacher,
     NetCardPlay,
     RecordingCardPlay,
     card_of,
     per_row,
+    recorded,
     restore,
     snapshot,
+    snapshot_fields,
     teacher_values,
 )
 from simulators.core.learn.spec import Decision, LearnSpec
@@ -160,33 +164,14 @@ CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
                 card_teacher_values, card_action, card_snapshot, restore)
 BID = Decision("bid", A.N_BID_FEATURES, A.N_BID_ACTIONS, A.bid_features, A.bid_legal, None,
                A.bid_action, A.bid_snapshot, A.bid_restore,
-               teacher_rows=lambda teacher, obs, rows: teacher.bid_values(obs, rows))
+               teacher_rows=lambda teacher, obs, rows: teacher.auction.bid_values(obs, rows))
 ESPION = Decision("espion", A.N_ESPION_FEATURES, A.N_PAIRS, A.espion_features, A.espion_legal,
-                  None, A.espion_action, A.fields_snapshot(A.ESPION_FIELDS), restore,
-                  teacher_rows=lambda teacher, obs, rows: teacher.espion_values(obs, rows))
+                  None, A.espion_action, partial(snapshot_fields, fields=A.ESPION_FIELDS),
+                  restore, teacher_rows=lambda teacher, obs, rows:
+                  teacher.auction.espion_values(obs, rows))
 CALL = Decision("call", A.N_CALL_FEATURES, C.N_CARDS, A.call_features, A.call_legal, None,
-                A.call_action, A.fields_snapshot(A.CALL_FIELDS), restore,
-                teacher_rows=lambda teacher, obs, rows: teacher.call_values(obs, rows))
-
-
-@dataclass(frozen=True)
-class Teacher:
-    """PIMC for the card play; rollouts of the card net for the bidding (``auction.py``)."""
-
-    pimc: object
-    auction: object
-
-    def card_values(self, obs, i: int) -> np.ndarray:
-        return self.pimc.card_values(obs, i)
-
-    def bid_values(self, obs, rows: np.ndarray) -> np.ndarray:
-        return self.auction.bid_values(obs, rows)
-
-    def espion_values(self, obs, rows: np.ndarray) -> np.ndarray:
-        return self.auction.espion_values(obs, rows)
-
-    def call_values(self, obs, rows: np.ndarray) -> np.ndarray:
-        return self.auction.call_values(obs, rows)
+                A.call_action, partial(snapshot_fields, fields=A.CALL_FIELDS), restore,
+                teacher_rows=lambda teacher, obs, rows: teacher.auction.call_values(obs, rows))
 
 
 def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
@@ -197,7 +182,7 @@ def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
 
     card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
                      auction=False)
-    return Teacher(PimcPolicy(worlds=worlds, seed=seed),
+    return CardAndAuctionTeacher(PimcPolicy(worlds=worlds, seed=seed),
                    A.AuctionTeacher(card=card, base=HeuristicPolicy(), worlds=worlds, seed=seed))
 
 
@@ -206,17 +191,9 @@ def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
 class RecordingPolicy(RecordingCardPlay):
     """The behaviour policy, each batch of a net's decision shown to the recorder first."""
 
-    def bid(self, obs):
-        self.recorder.see("bid", obs)
-        return self.behaviour.bid(obs)
-
-    def espion(self, obs):
-        self.recorder.see("espion", obs)
-        return self.behaviour.espion(obs)
-
-    def call(self, obs):
-        self.recorder.see("call", obs)
-        return self.behaviour.call(obs)
+    bid = recorded("bid")
+    espion = recorded("espion")
+    call = recorded("call")
 
 
 def regrets(config: R.BiancoManoConfig, policies, seed: int, first: int, count: int):

@@ -44,24 +44,12 @@ from simulators.manille.observations import ChoiceObs, ContreObs
 N_CHOICE_ACTIONS = R.PASS_TO_PARTNER + 1  # four sorted suits, sans atout, pass
 N_CHOICE_FEATURES = 32 + 4
 N_CONTRE_FEATURES = 32 + 1 + 2 + 1 + 4 + 4 + 1
-_RANK_WEIGHT = 2 ** (7 - np.arange(8))  # rank 0 the strongest (MA-1)
 
 
 # ---------------------------------------------------------------- the trump choice
 
 
-def suit_order(hand: np.ndarray) -> np.ndarray:
-    """(B, 4) the table's suit at each sorted place: most cards first, then the stronger
-    cards (MA-1), then the suit's number."""
-    held = C.mask_bits(hand).reshape(len(hand), 8, 4)  # (B, rank, suit)
-    key = held.sum(axis=1) * 256 + np.einsum("brs,r->bs", held, _RANK_WEIGHT)
-    key = key * 4 + (3 - np.arange(4))  # ties: the lower suit first
-    return np.argsort(-key, axis=1, kind="stable")
-
-
-def _sorted_hand(hand: np.ndarray, order: np.ndarray) -> np.ndarray:
-    held = C.mask_bits(hand).reshape(len(hand), 8, 4)
-    return np.take_along_axis(held, order[:, None, :], axis=2).reshape(len(hand), 32)
+suit_order = C.strength_order  # (B, 4) the table's suit at each sorted place (MA-1 ranks)
 
 
 def choose_features(obs) -> np.ndarray:
@@ -75,7 +63,7 @@ def choose_features(obs) -> np.ndarray:
     flags[:, 1] = (legal >> R.SANS_ATOUT) & 1
     flags[:, 2] = (legal >> R.PASS_TO_PARTNER) & 1
     flags[:, 3] = bool(np.any(obs.sans_atout_must_beat))
-    return np.concatenate([_sorted_hand(hand, suit_order(hand)), flags], axis=1)
+    return np.concatenate([C.ordered_bits(hand, suit_order(hand)), flags], axis=1)
 
 
 def choose_legal(obs) -> np.ndarray:
@@ -133,11 +121,6 @@ def contre_action(obs, index: np.ndarray) -> np.ndarray:
 CHOOSE_FIELDS = ("hand", "seat", "dealer", "passed", "legal", "sans_atout_must_beat")
 CONTRE_FIELDS = ("hand", "seat", "dealer", "chooser", "trump", "level", "order",
                  "sans_atout_must_beat")
-
-
-def snapshot(obs, rows: np.ndarray, fields) -> dict[str, np.ndarray]:
-    n = len(obs.hand)
-    return {f: np.broadcast_to(np.asarray(getattr(obs, f)), (n,))[rows].copy() for f in fields}
 
 
 # ---------------------------------------------------------------- the teacher

@@ -26,12 +26,15 @@ import numpy as np
 from simulators.core.dispatch import forwards
 from simulators.core.learn import cards as C
 from simulators.core.learn.card_play import (
+    CardAndAuctionTeacher,
     NetCardPlay,
     RecordingCardPlay,
     card_of,
     per_row,
+    recorded,
     restore,
     snapshot,
+    snapshot_fields,
     teacher_values,
 )
 from simulators.core.learn.spec import Decision, LearnSpec
@@ -144,29 +147,14 @@ CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
                 card_teacher_values, card_action, card_snapshot, restore)
 CHOOSE = Decision("choose", A.N_CHOICE_FEATURES, A.N_CHOICE_ACTIONS, A.choose_features,
                   A.choose_legal, None, A.choose_action,
-                  lambda obs, rows: A.snapshot(obs, rows, A.CHOOSE_FIELDS), restore,
-                  teacher_rows=lambda teacher, obs, rows: teacher.choice_values(obs, rows))
+                  lambda obs, rows: snapshot_fields(obs, rows, A.CHOOSE_FIELDS), restore,
+                  teacher_rows=lambda teacher, obs, rows: teacher.auction.choice_values(obs,
+                                                                                        rows))
 CONTRE = Decision("contre", A.N_CONTRE_FEATURES, 2, A.contre_features, A.contre_legal, None,
-                  A.contre_action, lambda obs, rows: A.snapshot(obs, rows, A.CONTRE_FIELDS),
+                  A.contre_action, lambda obs, rows: snapshot_fields(obs, rows, A.CONTRE_FIELDS),
                   restore,
-                  teacher_rows=lambda teacher, obs, rows: teacher.contre_values(obs, rows))
-
-
-@dataclass(frozen=True)
-class Teacher:
-    """PIMC for the card play; rollouts of the card net for the auction (``auction.py``)."""
-
-    pimc: object
-    auction: object
-
-    def card_values(self, obs, i: int) -> np.ndarray:
-        return self.pimc.card_values(obs, i)
-
-    def choice_values(self, obs, rows: np.ndarray) -> np.ndarray:
-        return self.auction.choice_values(obs, rows)
-
-    def contre_values(self, obs, rows: np.ndarray) -> np.ndarray:
-        return self.auction.contre_values(obs, rows)
+                  teacher_rows=lambda teacher, obs, rows: teacher.auction.contre_values(obs,
+                                                                                        rows))
 
 
 def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
@@ -177,7 +165,7 @@ def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
 
     card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
                      auction=False)
-    return Teacher(PimcPolicy(worlds=worlds, seed=seed),
+    return CardAndAuctionTeacher(PimcPolicy(worlds=worlds, seed=seed),
                    A.AuctionTeacher(card=card, base=HeuristicPolicy(), worlds=worlds,
                                     seed=seed))
 
@@ -187,13 +175,8 @@ def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
 class RecordingPolicy(RecordingCardPlay):
     """The behaviour policy, each batch of a net's decision shown to the recorder first."""
 
-    def choose(self, obs):
-        self.recorder.see("choose", obs)
-        return self.behaviour.choose(obs)
-
-    def contre(self, obs):
-        self.recorder.see("contre", obs)
-        return self.behaviour.contre(obs)
+    choose = recorded("choose")
+    contre = recorded("contre")
 
 
 def regrets(config: R.ManilleConfig, policies, seed: int, first: int, count: int):

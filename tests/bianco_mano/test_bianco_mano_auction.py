@@ -139,11 +139,12 @@ def test_a_bid_read_back_from_its_labels_has_the_same_features(bid_rows):
 def test_a_snapshot_naming_a_labels_column_is_refused():
     import dataclasses
 
+    from simulators.core.learn.card_play import CardAndAuctionTeacher
     from simulators.core.learn.spec import Recorder
 
     bad = dataclasses.replace(L.BID, snapshot=lambda obs, rows: {"round": np.zeros(len(rows))})
     spec = dataclasses.replace(L.LEARN, decisions={"bid": bad})
-    teacher = L.Teacher(pimc=None, auction=type("Zero", (), {
+    teacher = CardAndAuctionTeacher(card=None, auction=type("Zero", (), {
         "bid_values": staticmethod(lambda obs, rows: np.zeros((len(rows), 5)))})())
     obs = BidObs(np.array([_hand((0, 0), (1, 1), (2, 2), (3, 3), (4, 0))], np.uint32),
                  np.array([R.card(5, 0)], np.int8), np.ones(1, np.int8), np.zeros(1, np.int8),

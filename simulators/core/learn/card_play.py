@@ -41,6 +41,16 @@ def snapshot(fields: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.nd
     return out
 
 
+def snapshot_fields(obs, rows: np.ndarray, fields, rename: dict[str, str] | None = None
+                    ) -> dict[str, np.ndarray]:
+    """``rows`` of an observation's ``fields`` as labels keep them, a value per row (a field
+    the engine gives once for the batch is repeated); ``rename`` keeps a field under another
+    column name (one the labels keep for themselves, e.g. ``round``)."""
+    n, rename = len(obs.hand), rename or {}
+    return {rename.get(f, f): np.broadcast_to(np.asarray(getattr(obs, f)), (n,))[rows].copy()
+            for f in fields}
+
+
 def teacher_values(values: np.ndarray, legal: int, trump: int) -> np.ndarray | None:
     """A teacher's (32,) card values (or a 0-d array: the one card worth playing) as a
     label: canonical order under ``trump``, NaN where illegal; None for the 0-d case."""
@@ -58,6 +68,29 @@ def card_of(index: np.ndarray, trump: np.ndarray) -> np.ndarray:
 def restore(columns: dict[str, np.ndarray]):
     """An observation read back from a snapshot's columns (attributes, as the engine's)."""
     return SimpleNamespace(**{k: np.asarray(v) for k, v in columns.items()})
+
+
+def recorded(decision: str):
+    """A recording wrapper's method for ``decision``: the batch shown to the recorder, then
+    played by the behaviour policy (``bid = recorded("bid")``)."""
+    def method(self, obs):
+        self.recorder.see(decision, obs)
+        return getattr(self.behaviour, decision)(obs)
+    method.__name__ = decision
+    method.__doc__ = f"``{decision}``: shown to the recorder, then the behaviour's."
+    return method
+
+
+@dataclass(frozen=True)
+class CardAndAuctionTeacher:
+    """A trick game's teacher in two parts: ``card`` values each card play (PIMC), and
+    ``auction`` the other decisions, read by their ``teacher_rows`` (rollouts)."""
+
+    card: Any
+    auction: Any
+
+    def card_values(self, obs, i: int) -> np.ndarray:
+        return self.card.card_values(obs, i)
 
 
 @dataclass(frozen=True, eq=False)

@@ -46,3 +46,25 @@ def one_hot(values: np.ndarray, size: int) -> np.ndarray:
     out = np.zeros((len(values), size), np.float32)
     out[np.arange(len(values)), np.asarray(values, np.int64)] = 1.0
     return out
+
+
+_RANK_WEIGHT = 2 ** (7 - np.arange(8))  # rank 0 the strongest
+
+
+def strength_order(hand: np.ndarray, first: np.ndarray | None = None) -> np.ndarray:
+    """(B, 4) the table's suit at each place of a hand's own order: most cards first, then
+    the stronger cards (rank 0 the strongest), then the lower suit; ``first`` (B,), when
+    given, puts that suit first whatever it holds. A net that sees its hand so learns "my
+    longest suit", not four suits."""
+    held = mask_bits(np.asarray(hand, np.uint32)).reshape(len(hand), 8, 4)  # rank, suit
+    key = held.sum(axis=1) * 256 + np.einsum("brs,r->bs", held, _RANK_WEIGHT)
+    key = key * 4 + (3 - np.arange(4))
+    if first is not None:
+        key[np.arange(len(hand)), np.asarray(first, np.int64)] = 1 << 30
+    return np.argsort(-key, axis=1, kind="stable")
+
+
+def ordered_bits(mask: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """(B, 32) a card mask's bits with its suits in ``order`` (:func:`strength_order`)."""
+    held = mask_bits(np.asarray(mask, np.uint32)).reshape(len(mask), 8, 4)
+    return np.take_along_axis(held, order[:, None, :], axis=2).reshape(len(mask), 32)
