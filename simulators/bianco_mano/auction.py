@@ -114,8 +114,6 @@ def bid_restore(columns: dict[str, np.ndarray]):
 
 _FIRST, _SECOND = np.triu_indices(32, 1)
 N_PAIRS = len(_FIRST)  # 496 pairs of canonical cards, (a, b) with a < b
-PAIR_INDEX = np.full((32, 32), -1, np.int64)
-PAIR_INDEX[_FIRST, _SECOND] = np.arange(N_PAIRS)
 N_ESPION_FEATURES = 32 + 2
 N_CALL_FEATURES = 32 + 32
 ESPION_FIELDS = ("hand", "dominant", "seat", "n_players")

@@ -110,7 +110,7 @@ def card_features(obs) -> np.ndarray:
     """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
     dominant = np.asarray(obs.dominant, np.int64)
     b = len(dominant)
-    blocks = np.take_along_axis(_card_blocks(obs), C.CANONICAL[dominant][:, None, :], axis=2)
+    blocks = C.canonical_blocks(_card_blocks(obs), dominant)
     rows = np.arange(b)
     n, taker = per_row(obs, "n_players"), per_row(obs, "taker")
     seat = np.asarray(obs.seat, np.int64)

@@ -101,7 +101,7 @@ def card_features(obs) -> np.ndarray:
     """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
     trump = np.asarray(obs.trump, np.int64)
     b = len(trump)
-    blocks = np.take_along_axis(_card_blocks(obs), C.CANONICAL[trump][:, None, :], axis=2)
+    blocks = C.canonical_blocks(_card_blocks(obs), trump)
     led = np.asarray(obs.led_suit, np.int64)
     led_canonical = np.where(led >= 0, C.CANONICAL[trump, np.maximum(led, 0)] % 4, 0)
     flags = np.zeros((b, N_CARD_FEATURES - 11 * C.N_CARDS), np.float32)

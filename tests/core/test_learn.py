@@ -75,3 +75,14 @@ def test_the_weights_digest_changes_with_any_weights_file_and_nothing_else(tmp_p
     assert second != first
     (tmp_path / "weights-card.npz").write_bytes(b"card, retrained")
     assert weights_digest(tmp_path) not in (first, second)
+
+
+def test_canonical_blocks_is_the_canonical_order_of_every_column():
+    """The learned players' card blocks put in canonical order by swapping two suits equal
+    the gather through CANONICAL, for every trump (4: sans atout, no swap)."""
+    rng = np.random.default_rng(3)
+    blocks = rng.random((200, 5, 32)).astype(np.float32)
+    trump = rng.integers(0, 5, 200)
+    want = np.take_along_axis(blocks, C.CANONICAL[trump][:, None, :], axis=2)
+    assert np.array_equal(C.canonical_blocks(blocks, trump), want)
+    assert np.array_equal(blocks[trump == 4], C.canonical_blocks(blocks, trump)[trump == 4])

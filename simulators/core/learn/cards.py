@@ -36,6 +36,23 @@ def canonical(columns: np.ndarray, trump: np.ndarray) -> np.ndarray:
     return np.take_along_axis(columns, CANONICAL[np.asarray(trump, np.int64)], axis=1)
 
 
+def canonical_blocks(blocks: np.ndarray, trump: np.ndarray) -> np.ndarray:
+    """(B, K, 32) card columns in each row's canonical suit order: :func:`canonical` for
+    K columns at once. The canonical order swaps the trump suit with suit 0, so the rows
+    of each trump swap two suit slices in place of a gather over every column (the gather
+    was a quarter of the learned players' time)."""
+    trump = np.asarray(trump, np.int64)
+    out = np.array(blocks, copy=True)
+    by_suit = out.reshape(out.shape[0], out.shape[1], 8, 4)
+    source = np.asarray(blocks).reshape(by_suit.shape)
+    for t in (1, 2, 3):
+        rows = np.flatnonzero(trump == t)
+        if len(rows):
+            by_suit[rows, :, :, 0] = source[rows, :, :, t]
+            by_suit[rows, :, :, t] = source[rows, :, :, 0]
+    return out
+
+
 def from_canonical(index: np.ndarray, trump: np.ndarray) -> np.ndarray:
     """Canonical card indices (B,) back to the table's cards."""
     return CANONICAL[np.asarray(trump, np.int64), np.asarray(index, np.int64)]
