@@ -177,6 +177,8 @@ def arrays(decision, frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.nd
     obs = decision.restore({c: frame[c].to_numpy() for c in frame.columns
                             if c not in RESERVED_COLUMNS})
     values = np.asarray(frame["values"].to_numpy(), np.float64)
+    if decision.values_in_net_order is not None:
+        values = decision.values_in_net_order(obs, values)
     return decision.features(obs), decision.legal(obs), values
 
 

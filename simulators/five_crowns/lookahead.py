@@ -166,17 +166,34 @@ class LookaheadPolicy(HeuristicPolicy):
     def draw(self, obs):
         """Take the top when it beats the stock's expected least penalty by more than the
         margin (FC-3)."""
+        take_penalty, sums, total = self._draw_parts(obs)
+        take = (take_penalty + self.take_margin) * total < sums
+        blind = total == 0  # nothing unseen (never in play): the heuristic's rule
+        return np.where(blind, (obs.hand_penalty - take_penalty) > self.take_margin, take)
+
+    def _draw_parts(self, obs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(least penalty after taking the top and the best discard, copy-weighted sum of the
+        least penalty after each stock card, copies unseen) per row."""
         hand = np.asarray(obs.hand)
         n = len(hand)
         with_top = hand.copy()
         with_top[np.arange(n), obs.top] += 1
         take_penalty, _ = melds.best_discard(with_top, obs.wild)
         unseen = unseen_cards(hand, obs.seen)
-        total = unseen.sum(axis=1)
-        sums = stock_sums(hand, np.arange(n), unseen, obs.wild)
-        take = (take_penalty + self.take_margin) * total < sums
-        blind = total == 0  # nothing unseen (never in play): the heuristic's rule
-        return np.where(blind, (obs.hand_penalty - take_penalty) > self.take_margin, take)
+        return take_penalty, stock_sums(hand, np.arange(n), unseen, obs.wild), \
+            unseen.sum(axis=1)
+
+    def draw_values(self, obs) -> np.ndarray:
+        """(N, 2) float64, what :meth:`draw` weighs, as values (the higher the better):
+        column 0 the stock, minus the expected least penalty after a stock draw; column 1
+        the top, minus the least penalty after taking it (and ``take_margin``), less 1e-9
+        so that a tie goes to the stock as in :meth:`draw`. Blind rows (nothing unseen)
+        weigh the heuristic's rule: the hand's penalty against the top's."""
+        take_penalty, sums, total = self._draw_parts(obs)
+        blind = total == 0
+        stock = np.where(blind, -(np.asarray(obs.hand_penalty, np.float64) - self.take_margin),
+                         -sums / np.maximum(total, 1))
+        return np.stack([stock, -(take_penalty + self.take_margin) - 1e-9], axis=1)
 
     def discard(self, obs):
         """The kind leaving the least expected penalty after the next turn; last turns
@@ -196,13 +213,45 @@ class LookaheadPolicy(HeuristicPolicy):
                                             else np.asarray(obs.seen)[open_rows], obs.wild)
         return choice
 
-    def _ahead(self, hand: np.ndarray, seen: np.ndarray | None, wild: int) -> np.ndarray:
-        """The lookahead discard of each hand (one card more than will be kept)."""
+    def discard_values(self, obs) -> np.ndarray:
+        """(N, 56) float64, what :meth:`discard` weighs, as values (the higher the better),
+        NaN where the kind is not held: minus the expected least penalty after the next
+        turn's stock draw, less ``1e-5 *`` the immediate penalty (its first tie-break; the
+        others are left as ties); last turns (FC-5) minus the immediate penalty. (The
+        plan a policy may pass after a take is not read: the values are the lookahead's.)"""
+        hand = np.asarray(obs.hand)
+        out = np.full(hand.shape, np.nan)
+        final = np.asarray(obs.final, dtype=bool) | (not self.discard_ahead)
+        for ahead in (False, True):
+            at = np.flatnonzero(final != ahead)
+            if not at.size:
+                continue
+            seen = None if obs.seen is None else np.asarray(obs.seen)[at]
+            rows, kinds, now, sums, total = self._discard_parts(hand[at], seen, obs.wild,
+                                                                ahead)
+            value = -now.astype(np.float64)
+            if ahead:
+                value = -sums / np.maximum(total[rows], 1) - 1e-5 * now
+            out[at[rows], kinds] = value
+        return out
+
+    def _discard_parts(self, hand: np.ndarray, seen: np.ndarray | None, wild: int,
+                       ahead: bool = True):
+        """Each held kind of each hand (one card more than will be kept): (rows, kinds,
+        immediate least penalty without it, the copy-weighted sum of the least penalty
+        after each next stock card (None unless ``ahead``), copies unseen per hand)."""
         rows, kinds = np.nonzero(hand)
         bases = hand[rows].copy()
         bases[np.arange(len(rows)), kinds] -= 1
         now = melds.min_penalty(bases, wild).astype(np.int64)
-        value = stock_sums(bases, rows, unseen_cards(hand, seen), wild)
+        if not ahead:
+            return rows, kinds, now, None, None
+        unseen = unseen_cards(hand, seen)
+        return rows, kinds, now, stock_sums(bases, rows, unseen, wild), unseen.sum(axis=1)
+
+    def _ahead(self, hand: np.ndarray, seen: np.ndarray | None, wild: int) -> np.ndarray:
+        """The lookahead discard of each hand (one card more than will be kept)."""
+        rows, kinds, now, value, _ = self._discard_parts(hand, seen, wild)
         own = PENALTIES[wild][kinds].astype(np.int64)
         kinds = kinds.astype(np.int64)
         if self.tie_break == 0:  # as melds.best_discard: highest own penalty, highest kind

@@ -11,16 +11,13 @@ play (:class:`NetCardPlay`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
 
 from simulators.core.learn import cards as C
-from simulators.core.learn.spec import LearnSpec, play_chosen
-from simulators.core.params import Policy, param
+from simulators.core.learn.policy import NetDecisions
 
 
 def per_row(obs, name: str, default: int = -1) -> np.ndarray:
@@ -43,12 +40,16 @@ def snapshot(fields: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.nd
 
 def snapshot_fields(obs, rows: np.ndarray, fields, rename: dict[str, str] | None = None
                     ) -> dict[str, np.ndarray]:
-    """``rows`` of an observation's ``fields`` as labels keep them, a value per row (a field
-    the engine gives once for the batch is repeated); ``rename`` keeps a field under another
-    column name (one the labels keep for themselves, e.g. ``round``)."""
+    """``rows`` of an observation's ``fields`` as labels keep them, a value (or an array) per
+    row (a field the engine gives once for the batch is repeated); ``rename`` keeps a field
+    under another column name (one the labels keep for themselves, e.g. ``round``)."""
     n, rename = len(obs.hand), rename or {}
-    return {rename.get(f, f): np.broadcast_to(np.asarray(getattr(obs, f)), (n,))[rows].copy()
-            for f in fields}
+    out = {}
+    for f in fields:
+        value = np.asarray(getattr(obs, f))
+        out[rename.get(f, f)] = np.broadcast_to(value, value.shape if value.ndim else (n,)
+                                                )[rows].copy()
+    return out
 
 
 def teacher_values(values: np.ndarray, legal: int, trump: int) -> np.ndarray | None:
@@ -108,62 +109,17 @@ class RecordingCardPlay:
         return self.behaviour.play(obs)
 
 
-@cache
-def _net(spec: LearnSpec, game: str, path: str):
-    return spec.load(game, "card", path or None)
-
-
-@cache
-def _other_net(spec: LearnSpec, game: str, card_path: str, decision: str):
-    """Another decision's net: shipped with the card net (``card_path`` empty), or the file
-    ``weights-<decision>.npz`` beside a card net ``weights-card.npz`` (a ``learn`` out-dir);
-    None when there is none (that decision stays the base policy's)."""
-    if not card_path:
-        path = spec.shipped.get(decision)
-    else:
-        card = Path(card_path)
-        path = card.with_name(f"weights-{decision}.npz") if card.name == "weights-card.npz" \
-            else None
-    if path is None or not Path(path).is_file():
-        return None
-    return spec.load(game, decision, path)
-
-
 @dataclass(frozen=True)
-class NetCardPlay(Policy):
-    """The ``net`` policy's card play: the net of ``LEARN`` (a class attribute) from the
-    shipped weights or ``weights``; put it first in the bases (``NetPolicy(NetCardPlay,
-    HeuristicPolicy)``), so the other decisions are the heuristic's."""
+class NetCardPlay(NetDecisions):
+    """The ``net`` policy of a trick game: the card play by the net of ``LEARN`` (from the
+    shipped weights or ``weights``), the auction's decisions by theirs while ``auction`` (a
+    parameter of the game's ``NetPolicy``) is on; put it first in the bases
+    (``NetPolicy(NetCardPlay, HeuristicPolicy)``), so the rest is the heuristic's."""
 
-    LEARN: ClassVar[LearnSpec]
-    GAME: ClassVar[str]
-
-    weights: str = param("", doc="the card-play weights file (.npz) made by 'tapisvert learn "
-                                 "GAME train'; empty: the net shipped with the package")
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        try:  # every net it will play is read now: a bad file is refused before any work
-            _net(self.LEARN, self.GAME, self.weights)
-            for decision in self.LEARN.decisions:
-                if decision != "card":
-                    self.decision_net(decision)
-        except ValueError as error:
-            raise ValueError(f"{type(self).__name__}.weights: {error}") from None
+    PRIMARY: ClassVar[str] = "card"
 
     def play(self, obs):
-        return play_chosen(self.LEARN.decisions["card"], _net(self.LEARN, self.GAME,
-                                                              self.weights), obs)
+        return self.net_decides("card", obs)
 
-    def decision_net(self, decision: str):
-        """The net of another decision this policy plays (None: the base policy's)."""
-        if not getattr(self, "auction", True):
-            return None
-        return _other_net(self.LEARN, self.GAME, self.weights, decision)
-
-    def net_decides(self, decision: str, obs, otherwise):
-        """``decision`` by its net when there is one, else by ``otherwise(obs)``."""
-        net = self.decision_net(decision)
-        if net is None:
-            return otherwise(obs)
-        return play_chosen(self.LEARN.decisions[decision], net, obs)
+    def plays_by_net(self, decision: str) -> bool:
+        return getattr(self, "auction", True)

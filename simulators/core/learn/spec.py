@@ -39,6 +39,11 @@ class Decision:
     """Optional: ``teacher_rows(teacher, obs, rows)`` (len(rows), ``n_actions``) the values of
     many rows at once (a teacher that batches its work, e.g. rollouts), used instead of
     ``teacher_values``; every row it is given teaches."""
+    values_in_net_order: Callable[[Any, np.ndarray], np.ndarray] | None = None
+    """Optional: ``values_in_net_order(obs, values)``, the labels' values (kept in an order
+    the encoder does not choose, e.g. the table's kinds) in the net's action order; None:
+    the teacher gives them in the net's order (e.g. one fixed by the rules, as the trump
+    suit first)."""
 
 
 @dataclass(frozen=True, eq=False)
