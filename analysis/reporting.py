@@ -760,19 +760,22 @@ def paired_policy_figure(summary: pl.DataFrame, label: Callable[[Mapping[str, An
 
 def certificate_rows(pieces: Mapping[str, Mapping[str, Any]]) -> pl.DataFrame:
     """The learned player's measured certificates (``kind`` "certificate" pieces of a
-    strength document, bench/net_strength.py): ``piece, players, against, value, low, high,
-    n, p_value``."""
+    strength document, bench/net_strength.py): ``piece, players, against, setting, value,
+    low, high, n, p_value`` (``setting``: the rules certified when not only a player count,
+    e.g. "round 6", else null)."""
     rows = []
     for key, piece in pieces.items():
         if piece.get("kind") != "certificate":
             continue
         for against, c in piece.get("against", {}).items():
             rows.append({"piece": key, "players": piece.get("players"), "against": against,
-                         "value": json_number(c["mean"]), "low": json_number(c["low"]),
+                         "setting": piece.get("setting"), "value": json_number(c["mean"]),
+                         "low": json_number(c["low"]),
                          "high": json_number(c["high"]), "n": int(c["n"]),
                          "p_value": json_number(c.get("p_value"))})
     return pl.DataFrame(rows, schema={"piece": pl.String, "players": pl.Int64,
-                                      "against": pl.String, "value": pl.Float64,
+                                      "against": pl.String, "setting": pl.String,
+                                      "value": pl.Float64,
                                       "low": pl.Float64, "high": pl.Float64, "n": pl.Int64,
                                       "p_value": pl.Float64})
 
@@ -800,6 +803,12 @@ def regret_rows(pieces: Mapping[str, Mapping[str, Any]]) -> pl.DataFrame:
                                       "low": pl.Float64, "high": pl.Float64, "n": pl.Int64})
 
 
+def _against(row: Mapping[str, Any], where: Callable[[int | None], str]) -> str:
+    """A certificate's opponent, with its player count (``where``) and rules."""
+    return f"{row['against']}{where(row['players'])}" + (
+        f", {row['setting']}" if row.get("setting") else "")
+
+
 def learned_player_parts(pieces: Mapping[str, Mapping[str, Any]], unit: str, command: str,
                          where: Callable[[int | None], str] = lambda n: ""
                          ) -> tuple[list[Table], list[str]]:
@@ -813,13 +822,13 @@ def learned_player_parts(pieces: Mapping[str, Mapping[str, Any]], unit: str, com
     tables: list[Table] = []
     findings: list[str] = []
     if not certs.is_empty():
-        sizes = {f"{r['against']}{where(r['players'])}": r["n"]
+        sizes = {_against(r, where): r["n"]
                  for r in certs.iter_rows(named=True)}
         tables.append(Table(
             f"Certificates: the learned player against each opponent, duplicate (the same "
             f"cards with the seats rotated; {sample_text(sizes, unit, 'per comparison')}): "
             f"its gain per {unit[:-1]}, its seats' scores summed, 95% t intervals.",
-            pl.DataFrame({"against": [f"{r['against']}{where(r['players'])}"
+            pl.DataFrame({"against": [_against(r, where)
                                       for r in certs.iter_rows(named=True)],
                           "gain": [num(row_estimate(r), 3, signed=True)
                                    for r in certs.iter_rows(named=True)],
@@ -831,7 +840,7 @@ def learned_player_parts(pieces: Mapping[str, Mapping[str, Any]], unit: str, com
             e = row_estimate(r)
             verdict = ("the interval covers 0" if e.low <= 0 <= e.high else
                        "it wins" if e.low > 0 else "it loses")
-            findings.append(f"Against {r['against']}{where(r['players'])}, the learned player "
+            findings.append(f"Against {_against(r, where)}, the learned player "
                             f"gains {num(e, 3, signed=True)} per {unit[:-1]} on {e.n:,} "
                             f"duplicate {unit}: {verdict}.")
     if not regrets.is_empty():

@@ -54,6 +54,8 @@ from pimc_strength import SHIPPED, _git_commit, read_document, write_document  #
 ROOT = Path(__file__).resolve().parent.parent
 PLAYER_COUNTS = (3, 4, 5)
 CERTIFY_SEED = 2027  # analysis.commands.learn.CERTIFY_SEED: deals the labels never saw
+GAMES = ("manille", "bianco-mano", "five-crowns")
+STRENGTH = {**SHIPPED, "five-crowns": ROOT / "simulators/five_crowns/data/strength.json"}
 
 
 def shipped_weights(game: str) -> dict[str, Path]:
@@ -64,28 +66,49 @@ def shipped_weights(game: str) -> dict[str, Path]:
     return {d: Path(p) for d, p in get_game(game).learn.shipped.items() if Path(p).is_file()}
 
 
+def variants(game: str, args) -> list[tuple[str, list[str], str, dict]]:
+    """Each setting a game is certified at: (key suffix, rule arguments, label, settings)."""
+    if game == "manille":
+        return [("", [], "", {"players": None})]
+    if game == "five-crowns":
+        return [(f"_r{r}", ["--option", f"round_no={r}"], f", round {r}",
+                 {"round_no": r}) for r in args.fc_rounds]
+    return [(f"_{n}p", ["--players", str(n)], f", {n} players", {"players": n})
+            for n in args.players]
+
+
+def opponents(game: str, args) -> tuple[tuple[str, str, int, str], ...]:
+    """(piece name, opponent, units, label) of a game's certificates."""
+    if game == "five-crowns":
+        return (("net_vs_heuristic", "heuristic", args.deals, "net against the heuristic"),
+                ("net_vs_lookahead", "lookahead", args.lookahead_rounds,
+                 "net against the lookahead (its teacher)"))
+    return (("net_vs_heuristic", "heuristic", args.deals, "net against the heuristic"),
+            ("net_vs_pimc", "pimc", args.pimc_deals, "net against PIMC (8 worlds)"))
+
+
 def pieces(game: str, args) -> dict[str, dict]:
     """Every piece of a game: its command line (after ``tapisvert``) and its settings."""
+    from simulators.core.game import get_game
+
     digest = hashlib.sha256(b"".join(p.read_bytes() for _, p in
                                      sorted(shipped_weights(game).items()))).hexdigest()
-    counts = [None] if game == "manille" else list(args.players)
+    unit = get_game(game).units[0].name
     out: dict[str, dict] = {}
-    for n in counts:
-        suffix = "" if n is None else f"_{n}p"
-        players = [] if n is None else ["--players", str(n)]
-        where = "" if n is None else f", {n} players"
-        for name, against, deals, label in (
-                ("net_vs_heuristic", "heuristic", args.deals, "net against the heuristic"),
-                ("net_vs_pimc", "pimc", args.pimc_deals, "net against PIMC (8 worlds)")):
-            argv = ["learn", game, "certify", "--deals", str(deals), "--against", against,
-                    *players, "--seed", str(args.seed)]
+    for suffix, rules, where, setting in variants(game, args):
+        n = setting.get("players")
+        for name, against, units, label in opponents(game, args):
+            argv = ["learn", game, "certify", f"--{unit}", str(units), "--against", against,
+                    *rules, "--seed", str(args.seed)]
             out[name + suffix] = {"kind": "certificate", "label": label + where,
                                   "against": against, "players": n, "argv": argv,
-                                  "settings": {"deals": deals, "seed": args.seed, "players": n,
+                                  **({"setting": f"round {setting['round_no']}"}
+                                     if "round_no" in setting else {}),
+                                  "settings": {unit: units, "seed": args.seed, **setting,
                                                "against": against, "weights_sha256": digest}}
-        if game == "manille" or n in args.regret_players:
+        if game == "manille" or (game == "bianco-mano" and n in args.regret_players):
             argv = ["learn", game, "certify", "--deals", "2", "--against", "heuristic",
-                    *players, "--seed", str(args.seed), "--regret", "heuristic,net,pimc",
+                    *rules, "--seed", str(args.seed), "--regret", "heuristic,net,pimc",
                     "--regret-deals", str(args.regret_deals)]
             out["regret" + suffix] = {
                 "kind": "regret", "label": f"double-dummy regret of card play{where}",
@@ -115,6 +138,7 @@ def run_piece(game: str, name: str, piece: dict, args, runs_dir: Path) -> dict:
     result = json.loads(done.stdout)
     shown = [a if a != str(study) else "DIR" for a in argv]
     record = {"kind": piece["kind"], "label": piece["label"], "players": piece["players"],
+              **({"setting": piece["setting"]} if "setting" in piece else {}),
               "settings": piece["settings"],
               "command": "tapisvert " + shlex.join([*shown, "--out-dir", "DIR"]),
               "wall_seconds": round(wall, 1), "n_jobs": args.n_jobs,
@@ -159,9 +183,13 @@ def measure(game: str, plan: dict[str, dict], path: Path, args, runs_dir: Path,
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=("manille", "bianco-mano", "all"), default="all")
-    parser.add_argument("--deals", type=int, default=20_000, help="deals against the heuristic")
+    parser.add_argument("--game", choices=(*GAMES, "all"), default="all")
+    parser.add_argument("--deals", type=int, default=20_000,
+                        help="deals (Five Crowns: rounds) against the heuristic")
     parser.add_argument("--pimc-deals", type=int, default=2_000, help="deals against PIMC")
+    parser.add_argument("--lookahead-rounds", type=int, default=10_000,
+                        help="Five Crowns rounds against the lookahead")
+    parser.add_argument("--fc-rounds", default="1,6,11", help="Five Crowns round numbers")
     parser.add_argument("--regret-deals", type=int, default=2_000, help="deals of the regret table")
     parser.add_argument("--players", default="3,4,5", help="Bianco Mano player counts")
     parser.add_argument("--regret-players", default="4",
@@ -174,7 +202,7 @@ def main(argv=None) -> int:
     parser.add_argument("--runs-dir", type=Path, help="keep running pieces here: a kill resumes")
     parser.add_argument("--force", action="store_true", help="rerun pieces already measured")
     args = parser.parse_args(argv)
-    for flag in ("deals", "pimc_deals", "regret_deals"):
+    for flag in ("deals", "pimc_deals", "lookahead_rounds", "regret_deals"):
         if getattr(args, flag) < 1:
             parser.error(f"--{flag.replace('_', '-')} must be positive")
     if args.n_jobs < 1 and args.n_jobs != -1:
@@ -182,11 +210,14 @@ def main(argv=None) -> int:
     try:
         args.players = tuple(int(p) for p in args.players.split(","))
         args.regret_players = tuple(int(p) for p in args.regret_players.split(",") if p)
+        args.fc_rounds = tuple(int(r) for r in args.fc_rounds.split(","))
     except ValueError:
-        parser.error("--players, --regret-players: player counts like 3,4,5")
+        parser.error("--players, --regret-players, --fc-rounds: numbers like 3,4,5")
+    if not set(args.fc_rounds) <= set(range(1, 12)):
+        parser.error("--fc-rounds: round numbers 1..11")
     if not args.players or not set(args.players) | set(args.regret_players) <= set(PLAYER_COUNTS):
         parser.error(f"--players, --regret-players: each of {PLAYER_COUNTS}")
-    games = ("manille", "bianco-mano") if args.game == "all" else (args.game,)
+    games = GAMES if args.game == "all" else (args.game,)
     plans = {game: pieces(game, args) for game in games}
     wanted = None if args.pieces is None else set(args.pieces.split(","))
     if wanted is not None:
@@ -199,7 +230,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="net-strength-") as scratch:
         runs_dir = args.runs_dir if args.runs_dir is not None else Path(scratch)
         for game, plan in plans.items():
-            path = (SHIPPED[game] if args.out_dir is None
+            path = (STRENGTH[game] if args.out_dir is None
                     else args.out_dir / get_game(game).slug / "strength.json")
             measure(game, plan, path, args, runs_dir, wanted)
     return 0

@@ -77,7 +77,7 @@ def _train(args, game) -> dict:
     out = {}
     for decision in decisions:
         doc = train(game, args.out_dir, decision, hidden=args.hidden, epochs=args.epochs,
-                    seed=args.seed, log=log_line)
+                    seed=args.seed, clip=args.clip, log=log_line)
         out[decision] = doc
     return {"game": game.name, "decisions": out}
 
@@ -185,6 +185,9 @@ def add_parser(commands, scope, run_parent) -> None:
         tr.add_argument("--decisions", help="comma-separated, default every decision with "
                                             "labels in --out-dir")
         tr.add_argument("--epochs", type=_positive, default=30)
+        tr.add_argument("--clip", type=float, metavar="POINTS",
+                        help="fit each value at most POINTS below its row's best (default: "
+                             "no clip)")
         tr.add_argument("--hidden", type=_hidden, default=(128, 128),
                         help="hidden layer widths (default 128,128)")
         tr.add_argument("--seed", type=int, default=2026, help="the training's seed")

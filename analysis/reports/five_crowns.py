@@ -25,6 +25,8 @@ from analysis.reporting import (
     compared_rows,
     formatted,
     group_sizes,
+    learned_player_parts,
+    learned_policy,
     measured_commands,
     measured_pieces,
     metric_estimate,
@@ -32,6 +34,9 @@ from analysis.reporting import (
     new_figure,
     not_measured,
     num,
+    paired_policy_figure,
+    paired_policy_rows,
+    paired_policy_table,
     pct,
     percent_axis,
     png,
@@ -42,7 +47,7 @@ from analysis.reporting import (
 )
 from simulators.five_crowns import metrics as FM
 
-BASE_ROUNDS = 6_000  # per round number (a, c)
+BASE_ROUNDS = 10_000  # per round number (a, c, g: 110,000 rounds under each policy)
 BASE_GAMES = 2_500  # per variant (b, d)
 BASE_COUNTS = 4_000  # rounds per player count (e)
 BASE_SOLITAIRE = 5_000
@@ -68,6 +73,11 @@ def plan(ctx: ReportContext) -> dict[str, Experiment]:
     sizes = _sizes(ctx)
     runs = {f"rounds_r{r}": ctx.experiment("rounds", sizes["rounds"], n_players=4, round_no=r)
             for r in ROUND_NUMBERS}
+    learned = learned_policy(ctx)
+    if learned is not None:  # section g: the same rounds, the learned player at every seat
+        runs |= {f"net_rounds_r{r}": ctx.experiment("rounds", sizes["rounds"], policies=learned,
+                                                    n_players=4, round_no=r)
+                 for r in ROUND_NUMBERS}
     for variant, first in VARIANTS:
         runs[f"games_{variant}"] = ctx.experiment("games", sizes["games"], n_players=4,
                                                   first_round=first)
@@ -371,11 +381,100 @@ def section_solitaire(games: pl.DataFrame) -> Section:
         summary=summary)
 
 
+# ---------------------------------------------------------------- g. the learned player
+
+NET_COMMAND = ("python bench/net_strength.py --game five-crowns --n-jobs 2 "
+               "--runs-dir .net_strength_runs")
+NET_TITLE = "g. The learned player: the headline figures under net, beside the heuristic"
+NET_METRICS = {m.label: m for m in (ROUND["mean_penalty"], ROUND["first_penalty"],
+                                    ROUND["dealer_penalty"], ROUND["went_out_rate"],
+                                    ROUND["first_player_out"])}
+NET_METHOD = (
+    "The rounds of section a played again, card for card the same rounds, with the learned "
+    "player 'net' at every seat: two small nets, the draw and the discard, trained on the "
+    "lookahead's exact values (simulators/five_crowns/learn.py, docs/learning.md); going out "
+    "is the heuristic's (at once: it scores 0). Each figure is paired round by round: the "
+    "difference is net's minus the heuristic's on the same rounds, with a t interval on the "
+    "per-round differences (ratio estimators linearised where the figure counts only some "
+    "rounds). The certificates (bench/net_strength.py, shipped in "
+    "simulators/five_crowns/data/strength.json) put net at one seat of 4 players against "
+    "an opponent at the three others, then rotate the seats on the same cards: net's gain "
+    "per round is the penalty it saves (the opponent's penalty at that seat minus net's), "
+    "on rounds of a seed the training never saw.")
+
+
+def summarize_net(base: pl.DataFrame, net: pl.DataFrame) -> pl.DataFrame:
+    """The headline round metrics under net and under the base policy, paired round by round
+    within each round number: ``round_no, measure, arm, kind, value, low, high, n``."""
+    rows = []
+    for r in sorted(set(base["round_no"].to_list())):
+        rows += paired_policy_rows(NET_METRICS, net.filter(pl.col("round_no") == r),
+                                   base.filter(pl.col("round_no") == r), key="round_id",
+                                   round_no=r)
+    return pl.DataFrame(rows)
+
+
+def section_net(base: pl.DataFrame | None, net: pl.DataFrame | None, doc: dict,
+                names: tuple[str, str] = ("net", "heuristic")) -> Section:
+    """Section g: the headline figures under the learned player beside the base policy's,
+    per round number, and its shipped certificates."""
+    cert_tables, cert_findings = learned_player_parts(measured_pieces(doc), "rounds",
+                                                      NET_COMMAND)
+    if base is None or net is None:
+        fig, (ax,) = new_figure(6, 1.2)
+        ax.axis("off")
+        ax.text(0.5, 0.5, "no paired run: the report's policy is net itself", ha="center")
+        return Section(key="net", title=NET_TITLE, method=NET_METHOD, tables=tuple(cert_tables),
+                       plot=Plot("g_net.png", png(fig), "No paired run: the report's policy "
+                                 "is net itself."),
+                       findings=tuple(cert_findings), summary=pl.DataFrame())
+    summary = summarize_net(base, net)
+    table = paired_policy_table(summary, ["round_no", "measure"], names)
+    penalty = summary.filter((pl.col("measure") == ROUND["mean_penalty"].label)
+                             & (pl.col("arm") == "difference"))
+    saved = [r["round_no"] for r in penalty.iter_rows(named=True) if r["high"] < 0]
+    lost = [r["round_no"] for r in penalty.iter_rows(named=True) if r["low"] > 0]
+    per_round = net.height // max(1, net["round_no"].n_unique())
+    first = penalty.row(0, named=True)
+    last = penalty.row(penalty.height - 1, named=True)
+    findings = (
+        f"With {names[0]} at every seat the penalty per player and round changes by "
+        f"{num(row_estimate(first), 2, signed=True)} in round {first['round_no']} and "
+        f"{num(row_estimate(last), 2, signed=True)} in round {last['round_no']} against the "
+        f"{names[1]} at every seat (paired on the same {per_round:,} rounds per round "
+        f"number); lower in rounds {', '.join(map(str, saved)) or 'none'}, higher in "
+        f"{', '.join(map(str, lost)) or 'none'} (95% intervals excluding 0).",
+        *cert_findings)
+    return Section(
+        key="net", title=NET_TITLE, method=NET_METHOD,
+        tables=(Table(f"Headline figures per round number (4 players): {names[0]} at every "
+                      f"seat beside the {names[1]} at every seat, on the same "
+                      f"{sample_text(per_round, 'rounds', 'per round number')} "
+                      f"({net.height:,} in all); 95% intervals (paired for the difference).",
+                      table, n=net.height),
+                *cert_tables),
+        plot=Plot("g_net.png", paired_policy_figure(
+            summary, lambda r: f"round {r['round_no']}: {r['measure']}", names),
+            f"{names[0]} minus {names[1]} on the same rounds, per round number; bars: 95% "
+            "paired t intervals."),
+        findings=findings, summary=summary)
+
+
+def _net_section(runs: Runs, ctx: ReportContext) -> Section:
+    from analysis.experiment import policy_name
+
+    doc = read_measured(STRENGTH_PATH)
+    if "net_rounds_r1" not in runs:
+        return section_net(None, None, doc)
+    return section_net(_rounds(runs), _rounds(runs, "net_rounds_r"), doc,
+                       ("net", policy_name(ctx.base.game, ctx.policy)))
+
+
 # ---------------------------------------------------------------- the report
 
 
-def _rounds(runs: Runs) -> pl.DataFrame:
-    return pl.concat([runs[f"rounds_r{r}"].table("rounds") for r in ROUND_NUMBERS])
+def _rounds(runs: Runs, prefix: str = "rounds_r") -> pl.DataFrame:
+    return pl.concat([runs[f"{prefix}{r}"].table("rounds") for r in ROUND_NUMBERS])
 
 
 def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str, str]]:
@@ -384,7 +483,7 @@ def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str,
     return [
         ("policy (every seat)", policy_text(ctx.base.game, ctx.policy)),
         ("seed", str(ctx.seed)), ("scale", f"{ctx.scale:g}"),
-        ("rounds per round number (a, c)", f"{sizes['rounds']:,}"),
+        ("rounds per round number (a, c; g under each policy)", f"{sizes['rounds']:,}"),
         ("games per variant (b, d)", f"{sizes['games']:,}"),
         ("rounds per player count (e)", f"{sizes['counts']:,}"),
         ("solitaire games (f)", f"{sizes['solitaire']:,}"),
@@ -408,6 +507,7 @@ REPORT = Report(
         lambda runs, ctx: section_player_counts({n: runs[f"round11_{n}p"].table("rounds")
                                                  for n in PLAYER_COUNTS}),
         lambda runs, ctx: section_solitaire(runs["solitaire"].table("solitaire")),
+        _net_section,
     ),
     settings=settings,
 )

@@ -13,6 +13,7 @@ from simulators.core.game import CardArgument, Conformance, Game, Odds, Tables, 
 from simulators.core.params import check_count
 from simulators.five_crowns import rules as R
 from simulators.five_crowns.env import FiveCrownsSteps
+from simulators.five_crowns.learn import LEARN, NetPolicy
 from simulators.five_crowns.lookahead import LookaheadPolicy
 from simulators.five_crowns.metrics import ROUND_METRICS, SOLITAIRE_METRICS
 from simulators.five_crowns.observations import POLICY_METHODS
@@ -191,9 +192,11 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=odds_metrics, describ
 
 GAME = Game(
     name="five-crowns", title="Five Crowns", config=R.FiveCrownsConfig,
-    policies={**POLICIES, "rollout": RolloutPolicy, "lookahead": LookaheadPolicy},
+    policies={**POLICIES, "rollout": RolloutPolicy, "lookahead": LookaheadPolicy,
+              "net": NetPolicy},
     units=(ROUNDS, GAMES, SOLITAIRE), conformance=CONFORMANCE, odds=ODDS,
     rules_doc="docs/rules/five_crowns.md",
     steps=FiveCrownsSteps,  # one round, one move at a time (env.py): the game-AI environments
+    learn=LEARN,  # tapisvert learn five-crowns: the net player's labels, training, certificate
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

@@ -86,3 +86,35 @@ def test_canonical_blocks_is_the_canonical_order_of_every_column():
     want = np.take_along_axis(blocks, C.CANONICAL[trump][:, None, :], axis=2)
     assert np.array_equal(C.canonical_blocks(blocks, trump), want)
     assert np.array_equal(blocks[trump == 4], C.canonical_blocks(blocks, trump)[trump == 4])
+
+
+def test_the_fitted_values_are_centred_and_clipped_below_the_best():
+    """Row [3, -47, 1, illegal]: centred on the legal mean -43/3; with clip 10 the -47 is
+    fitted as 3 - 10 = -7 first (mean -1): the hopeless action no longer dominates."""
+    from analysis.learn import centred
+
+    values = np.array([[3.0, -47.0, 1.0, np.nan]])
+    legal = np.array([[True, True, True, False]])
+    assert np.allclose(centred(values, legal), [[3 + 43 / 3, -47 + 43 / 3, 1 + 43 / 3, 0]])
+    assert np.allclose(centred(values, legal, clip=10.0), [[4.0, -6.0, 2.0, 0.0]])
+
+
+def test_a_net_policy_of_any_game_reads_its_primary_net_and_the_others_beside_it(tmp_path):
+    """NetDecisions with a primary decision other than card (Five Crowns' discard): the
+    draw net is found beside weights-discard.npz, and a missing primary file is refused
+    with the parameter's name."""
+    import shutil
+
+    from simulators.five_crowns.learn import LEARN, NetPolicy
+
+    shutil.copyfile(LEARN.shipped["discard"], tmp_path / "weights-discard.npz")
+    policy = NetPolicy(weights=str(tmp_path / "weights-discard.npz"))
+    assert policy.decision_net("draw") is None  # none beside it: the heuristic's draw
+    shutil.copyfile(LEARN.shipped["draw"], tmp_path / "weights-draw.npz")
+    from simulators.core.learn.policy import sibling_net
+
+    sibling_net.cache_clear()
+    assert NetPolicy(weights=str(tmp_path / "weights-discard.npz")).decision_net("draw") \
+        is not None
+    with pytest.raises(ValueError, match="NetPolicy.weights: no weights file"):
+        NetPolicy(weights=str(tmp_path / "none.npz"))
