@@ -172,14 +172,23 @@ def read_labels(out_dir: str | Path, decision: str) -> pl.DataFrame:
     return pl.concat(parts).sort("round", "first_unit", maintain_order=True)
 
 
-def arrays(decision, frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features, legal, values) of labelled rows, the features by today's encoder."""
-    obs = decision.restore({c: frame[c].to_numpy() for c in frame.columns
-                            if c not in RESERVED_COLUMNS})
+def arrays(decision, frame: pl.DataFrame, block: int = 100_000
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features, legal, values) of labelled rows, the features by today's encoder, encoded
+    ``block`` rows at a time (an encoder's intermediate arrays for millions of rows would
+    not fit in memory: Five Crowns' solves a hand per held kind)."""
+    columns = [c for c in frame.columns if c not in RESERVED_COLUMNS]
     values = np.asarray(frame["values"].to_numpy(), np.float64)
-    if decision.values_in_net_order is not None:
-        values = decision.values_in_net_order(obs, values)
-    return decision.features(obs), decision.legal(obs), values
+    x = np.empty((frame.height, decision.n_features), np.float32)
+    legal = np.empty((frame.height, decision.n_actions), bool)
+    for lo in range(0, frame.height, block):
+        part = frame.slice(lo, block)
+        hi = lo + part.height
+        obs = decision.restore({c: part[c].to_numpy() for c in columns})
+        x[lo:hi], legal[lo:hi] = decision.features(obs), decision.legal(obs)
+        if decision.values_in_net_order is not None:
+            values[lo:hi] = decision.values_in_net_order(obs, values[lo:hi])
+    return x, legal, values
 
 
 def centred(values: np.ndarray, legal: np.ndarray, clip: float | None = None) -> np.ndarray:
@@ -240,7 +249,13 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     y = centred(values, legal, clip)
     mean = x[~held].mean(axis=0)
     scale = np.ones_like(mean)  # 0/1 features: centred, not scaled (a rare one would blow up)
-    z = (x - mean) / scale
+    # each part copied once, standardised in place (not a fresh copy of every row per epoch)
+    z_train, z_held = x[~held], x[held]
+    del x
+    for z in (z_train, z_held):
+        z -= mean
+        z /= scale
+    y_train = y[~held]
     regressor = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", solver="adam",
                              batch_size=min(256, max(1, int((~held).sum()))),
                              learning_rate_init=1e-3, alpha=1e-4, random_state=seed,
@@ -248,11 +263,11 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     history, best, kept = [], None, None
     began = time.perf_counter()
     for epoch in range(1, epochs + 1):
-        regressor.partial_fit(z[~held], y[~held])
+        regressor.partial_fit(z_train, y_train)
         row = {"epoch": epoch, "loss": float(regressor.loss_)}
         if held.any():
             row["holdout_agreement"], row["holdout_regret"] = agreement(
-                regressor.predict(z[held]).reshape(held.sum(), -1), values[held], legal[held])
+                regressor.predict(z_held).reshape(held.sum(), -1), values[held], legal[held])
         history.append(row)
         if log:
             log(f"{decision} epoch {epoch}/{epochs}: loss {row['loss']:.4f}"
