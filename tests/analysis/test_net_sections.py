@@ -130,7 +130,8 @@ def test_bench_plans_each_certificate_with_the_shipped_weights_digest():
     bench = _bench()
     args = type("Args", (), {"seed": 2027, "deals": 20000, "pimc_deals": 2000,
                              "regret_deals": 2000, "players": (3, 4, 5),
-                             "regret_players": (4,)})()
+                             "regret_players": (4,), "lookahead_rounds": 10000,
+                             "fc_rounds": (1, 6, 11)})()
     manille = bench.pieces("manille", args)
     assert list(manille) == ["net_vs_heuristic", "net_vs_pimc", "regret"]
     assert manille["net_vs_pimc"]["argv"] == ["learn", "manille", "certify", "--deals", "2000",
@@ -140,3 +141,45 @@ def test_bench_plans_each_certificate_with_the_shipped_weights_digest():
     assert set(bianco) == {f"net_vs_{b}_{n}p" for b in ("heuristic", "pimc") for n in (3, 4, 5)
                            } | {"regret_4p"}
     assert bianco["net_vs_heuristic_5p"]["argv"][7:9] == ["--players", "5"]
+    crowns = bench.pieces("five-crowns", args)
+    assert set(crowns) == {f"net_vs_{b}_r{r}" for b in ("heuristic", "lookahead")
+                           for r in (1, 6, 11)}  # no regret: not a trick game
+    assert crowns["net_vs_lookahead_r6"]["argv"] == [
+        "learn", "five-crowns", "certify", "--rounds", "10000", "--against", "lookahead",
+        "--option", "round_no=6", "--seed", "2027"]
+    assert crowns["net_vs_lookahead_r6"]["setting"] == "round 6"
+
+
+def test_five_crowns_section_pairs_the_same_rounds_by_round_number():
+    """Section g: each round number's figures under net and the heuristic on the same rounds
+    (the per-round means by hand), the difference paired; a certificate labelled with its
+    round."""
+    from analysis.reports import five_crowns as F
+    from simulators.five_crowns import engine as crowns_engine
+    from simulators.five_crowns.rules import FiveCrownsConfig
+
+    game = get_game("five-crowns")
+    frames = [pl.concat([crowns_engine.simulate_rounds(FiveCrownsConfig(round_no=r),
+                                                       game.make_policy(p), 150, seed=r).table
+                         for r in (2, 9)]) for p in ("heuristic", "net")]
+    base, net = frames
+    doc = _doc()
+    doc["pieces"]["net_vs_heuristic"]["setting"] = "round 9"
+    section = F.section_net(base, net, doc)
+    s = section.summary
+    penalty = F.ROUND["mean_penalty"].label
+    for arm, frame in (("learned", net), ("base", base)):
+        for r in (2, 9):
+            want = frame.filter(pl.col("round_no") == r).select(
+                pl.mean_horizontal(pl.col(r"^penalty_\d+$")).mean()).item()
+            assert find_estimate(s, measure=penalty, arm=arm, round_no=r).value \
+                == pytest.approx(want)
+    diff = find_estimate(s, measure=penalty, arm="difference", round_no=9)
+    assert diff.n == 150 and diff.value == pytest.approx(
+        find_estimate(s, measure=penalty, arm="learned", round_no=9).value
+        - find_estimate(s, measure=penalty, arm="base", round_no=9).value)
+    text = _text(section)
+    assert "heuristic, round 9" in text and "+0.600 [+0.390, +0.810]" in text
+    assert "150 rounds per round number" in text and section.plot.png.startswith(PNG)
+    alone = F.section_net(None, None, {})
+    assert F.NET_COMMAND in _text(alone) and alone.plot.png.startswith(PNG)
