@@ -246,16 +246,19 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     d = spec.decisions[decision]
     held = held_out(frame, holdout)
     x, legal, values = arrays(d, frame)
-    y = centred(values, legal, clip)
-    mean = x[~held].mean(axis=0)
+    del frame
+    # each part copied once and standardised in place (not a fresh copy of every row per
+    # epoch), the rest freed as soon as it is read: millions of rows fit in memory
+    z_train = x[~held]
+    mean = z_train.mean(axis=0)
     scale = np.ones_like(mean)  # 0/1 features: centred, not scaled (a rare one would blow up)
-    # each part copied once, standardised in place (not a fresh copy of every row per epoch)
-    z_train, z_held = x[~held], x[held]
+    z_held = x[held]
     del x
     for z in (z_train, z_held):
         z -= mean
         z /= scale
-    y_train = y[~held]
+    y_train = centred(values[~held], legal[~held], clip)
+    values, legal = values[held], legal[held]
     regressor = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", solver="adam",
                              batch_size=min(256, max(1, int((~held).sum()))),
                              learning_rate_init=1e-3, alpha=1e-4, random_state=seed,
@@ -267,7 +270,7 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
         row = {"epoch": epoch, "loss": float(regressor.loss_)}
         if held.any():
             row["holdout_agreement"], row["holdout_regret"] = agreement(
-                regressor.predict(z_held).reshape(held.sum(), -1), values[held], legal[held])
+                regressor.predict(z_held).reshape(held.sum(), -1), values, legal)
         history.append(row)
         if log:
             log(f"{decision} epoch {epoch}/{epochs}: loss {row['loss']:.4f}"
