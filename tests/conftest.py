@@ -16,3 +16,27 @@ BM_POLICIES = {
 def bm_policy(request):
     """Each Bianco Mano policy in turn."""
     return BM_POLICIES[request.param]
+
+
+def pytest_sessionstart(session):
+    """Before pytest-xdist starts its workers (``-n``), compile the numba kernels once, in
+    two processes side by side (``tests/compile_kernels.py``): a fresh install otherwise
+    compiles each in every worker. The seconds it took are printed."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    config = session.config
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    began = time.perf_counter()
+    script = Path(__file__).with_name("compile_kernels.py")
+    runs = [subprocess.Popen([sys.executable, str(script), str(k)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for k in (0, 1)]
+    for run in runs:
+        out, err = run.communicate()
+        if run.returncode:  # the tests that use the kernel will say what is wrong
+            print(f"tests/compile_kernels.py failed: {err.strip().splitlines()[-1:]}")
+    print(f"numba kernels compiled or loaded in {time.perf_counter() - began:.1f} s, before "
+          "the workers start (tests/compile_kernels.py)")

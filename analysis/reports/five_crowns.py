@@ -449,9 +449,9 @@ def section_net(base: pl.DataFrame | None, net: pl.DataFrame | None, doc: dict,
         key="net", title=NET_TITLE, method=NET_METHOD,
         tables=(Table(f"Headline figures per round number (4 players): {names[0]} at every "
                       f"seat beside the {names[1]} at every seat, on the same "
-                      f"{sample_text(per_round, 'rounds', 'per round number')} "
-                      f"({net.height:,} in all); 95% intervals (paired for the difference).",
-                      table, n=net.height),
+                      f"{sample_text(per_round, 'rounds', 'per round number')}, "
+                      f"{net.height:,} in all; 95% intervals (paired for the difference).",
+                      table, n=per_round),
                 *cert_tables),
         plot=Plot("g_net.png", paired_policy_figure(
             summary, lambda r: f"round {r['round_no']}: {r['measure']}", names),

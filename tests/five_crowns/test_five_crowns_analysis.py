@@ -73,11 +73,11 @@ def test_report_is_self_contained_and_states_sample_sizes(tmp_path):
     page = paths["html"].read_text()
     parser = _Images()
     parser.feed(page)
-    assert len(parser.srcs) == 5
+    assert len(parser.srcs) == 6  # sections a, b, c, e, f and g (the learned player)
     assert all(src.startswith("data:image/png;base64,") for src in parser.srcs)
     assert "http://" not in page and "https://" not in page
     assert page.count("n=") >= 10
     markdown = paths["markdown"].read_text()
-    for name in ("a_going_out", "b_games", "c_penalties", "e_players", "f_solitaire"):
+    for name in ("a_going_out", "b_games", "c_penalties", "e_players", "f_solitaire", "g_net"):
         assert f"five_crowns_figures/{name}.png" in markdown
         assert (tmp_path / "rep" / "five_crowns_figures" / f"{name}.png").exists()
