@@ -176,7 +176,7 @@ def arrays(decision, frame: pl.DataFrame, block: int = 100_000
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(features, legal, values) of labelled rows, the features by today's encoder, encoded
     ``block`` rows at a time (an encoder's intermediate arrays for millions of rows would
-    not fit in memory: Five Crowns' solves a hand per held kind)."""
+    not fit in memory: an encoder may solve a hand per action)."""
     columns = [c for c in frame.columns if c not in RESERVED_COLUMNS]
     values = np.asarray(frame["values"].to_numpy(), np.float64)
     x = np.empty((frame.height, decision.n_features), np.float32)
@@ -195,7 +195,7 @@ def centred(values: np.ndarray, legal: np.ndarray, clip: float | None = None) ->
     """Each row's legal values minus their mean (illegal: 0): what the net fits. With
     ``clip``, a value more than ``clip`` below its row's best is raised to best - clip
     first: how bad a hopeless action is does not matter, and its size would dominate the
-    squared error (a joker thrown in Five Crowns costs 50 points)."""
+    squared error (a penalty game's values span fractions of a point to fifty)."""
     if clip is not None:
         best = np.where(legal, values, -np.inf).max(axis=1, keepdims=True)
         values = np.maximum(values, best - clip)
