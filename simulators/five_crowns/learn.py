@@ -37,8 +37,8 @@ from simulators.core.learn.policy import NetDecisions
 from simulators.core.learn.spec import Decision, LearnSpec
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
-from simulators.five_crowns.odds import KIND_COPIES
-from simulators.five_crowns.policies import HeuristicPolicy
+from simulators.five_crowns.lookahead import unseen_cards
+from simulators.five_crowns.policies import HeuristicPolicy, removals
 
 GAME = "five-crowns"
 DATA = Path(__file__).parent / "data"
@@ -56,9 +56,7 @@ _RANK_WEIGHT = 3 ** np.arange(R.N_RANKS, dtype=np.int64)  # a suit's copies held
 
 def unseen(obs) -> np.ndarray:
     """(B, 56) int64: the copies of each kind the player has not seen (FC-1)."""
-    hand = np.asarray(obs.hand, np.int64)
-    seen = getattr(obs, "seen", None)
-    return KIND_COPIES[None, :] - hand - (0 if seen is None else np.asarray(seen, np.int64))
+    return unseen_cards(np.asarray(obs.hand), getattr(obs, "seen", None))
 
 
 def suit_order(hand: np.ndarray, hidden: np.ndarray, marked: np.ndarray | None = None
@@ -98,7 +96,7 @@ def _one_hot(index: np.ndarray, size: int, offset: int = 0) -> np.ndarray:
     return out
 
 
-def _context(obs, b: int) -> np.ndarray:
+def _context(obs) -> np.ndarray:
     """The round (its wild rank, FC-2) and the player count, one-hot."""
     return np.concatenate([_one_hot(per_row(obs, "round_no"), ROUNDS, 1),
                            _one_hot(per_row(obs, "n_players"), COUNTS, R.PLAYER_COUNTS[0])],
@@ -124,9 +122,7 @@ def removal_penalties(hand: np.ndarray, wild: np.ndarray) -> np.ndarray:
     """(B, 56) int64: the least penalty of the hand without one card of each held kind (the
     exact solver, one hand per held kind), -1 where the kind is not held; ``wild`` the wild
     rank of each row."""
-    rows, kinds = np.nonzero(hand)
-    bases = hand[rows].astype(np.uint8)
-    bases[np.arange(len(rows)), kinds] -= 1
+    rows, kinds, bases = removals(hand.astype(np.uint8))
     out = np.full(hand.shape, -1, np.int64)
     out[rows, kinds] = melds.min_penalty(bases, np.asarray(wild)[rows])
     return out
@@ -150,7 +146,7 @@ def discard_features(obs) -> np.ndarray:
                       np.asarray(obs.final, np.float32) * np.ones(b, np.float32),
                       per_row(obs, "turn") / n / 10.0, least[:, 0] / 100.0], axis=1)
     return np.concatenate([np.asarray(x, np.float32) for x in blocks]
-                          + [flags.astype(np.float32), _context(obs, b)], axis=1)
+                          + [flags.astype(np.float32), _context(obs)], axis=1)
 
 
 def discard_legal(obs) -> np.ndarray:
@@ -196,7 +192,7 @@ def draw_features(obs) -> np.ndarray:
     return np.concatenate([_canonical(hand, table_kind).astype(np.float32),
                            (_canonical(hidden, table_kind) / 2.0).astype(np.float32),
                            _kind_one_hot(top, table_kind), flags.astype(np.float32),
-                           _context(obs, b)], axis=1)
+                           _context(obs)], axis=1)
 
 
 def draw_legal(obs) -> np.ndarray:

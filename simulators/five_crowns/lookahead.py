@@ -69,7 +69,7 @@ import numpy as np
 from simulators.core.params import param
 from simulators.five_crowns import melds
 from simulators.five_crowns.odds import KIND_COPIES
-from simulators.five_crowns.policies import PENALTIES, WILD_KINDS, HeuristicPolicy
+from simulators.five_crowns.policies import PENALTIES, WILD_KINDS, HeuristicPolicy, removals
 
 I8 = np.int8
 MAX_HANDS = 1 << 17
@@ -240,9 +240,7 @@ class LookaheadPolicy(HeuristicPolicy):
         """Each held kind of each hand (one card more than will be kept): (rows, kinds,
         immediate least penalty without it, the copy-weighted sum of the least penalty
         after each next stock card (None unless ``ahead``), copies unseen per hand)."""
-        rows, kinds = np.nonzero(hand)
-        bases = hand[rows].copy()
-        bases[np.arange(len(rows)), kinds] -= 1
+        rows, kinds, bases = removals(hand)
         now = melds.min_penalty(bases, wild).astype(np.int64)
         if not ahead:
             return rows, kinds, now, None, None

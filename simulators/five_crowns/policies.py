@@ -104,15 +104,22 @@ class HeuristicPolicy(Policy):
         return obs.can & (obs.own_turns > self.wait_turns)
 
 
+def removals(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each held kind of each hand: (rows, kinds, the hand without one card of that kind),
+    the hands ready for one batched solver call."""
+    rows, kinds = np.nonzero(hand)
+    removed = hand[rows].copy()
+    removed[np.arange(len(rows)), kinds] -= 1
+    return rows, kinds, removed
+
+
 def best_discard_by(hand: np.ndarray, wild: int, tie_break: int
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Exact best discard with an explicit tie-break (1: lowest own penalty, 2: keep wilds).
 
     Evaluates every held kind's removal in one batched solver call.
     """
-    rows, kinds = np.nonzero(hand)
-    removed = hand[rows].copy()
-    removed[np.arange(len(rows)), kinds] -= 1
+    rows, kinds, removed = removals(hand)
     after = melds.min_penalty(removed, wild)
     own = PENALTIES[wild][kinds]
     if tie_break == 1:

@@ -26,6 +26,7 @@ from simulators.core import rollout
 from simulators.five_crowns import melds
 from simulators.five_crowns import rules as R
 from simulators.five_crowns.observations import POLICY_METHODS
+from simulators.five_crowns.policies import removals
 
 KIND_COPIES = np.array([2] * R.JOKER + [6], dtype=np.int16)  # FC-1: two sets, 3 jokers each
 STREAM_ROLLOUT = 11  # apart from the engine's (0, 2, 4) and the odds' (9)
@@ -84,9 +85,7 @@ class RoundWorld:
                 valid[:, 1] = can & ~final
             return rollout.narrow(actions, valid, width)
         hand = self.hand[mine]
-        rows, kinds = np.nonzero(hand)
-        removed = hand[rows].copy()
-        removed[np.arange(len(rows)), kinds] -= 1
+        rows, kinds, removed = removals(hand)
         after = melds.min_penalty(removed, R.wild_rank(self.round_no))
         is_answer = kinds == answer[rows]
         order = np.lexsort((kinds, after, ~is_answer, rows))
