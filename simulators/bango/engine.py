@@ -49,6 +49,7 @@ class Dispatch(SeatDispatch):
 
     def __init__(self, policies, n_players: int):
         super().__init__(policies, n_players, POLICY_METHODS, "Bango")
+        self.wants_known = any(getattr(p, "wants_known", False) for p in self.unique)
 
     def array(self, method: str, obs, seat: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         """Answers that are arrays per row (``arrange``), routed like scalar ones."""
@@ -299,7 +300,7 @@ class _Turn:
             stock_left=(R.N_CARDS - tb.top.take(g)).astype(np.int16),
             forced=np.zeros(k, bool) if forced is None else forced, final=final,
             n_players=tb.n_players, free_discard=self.config.free_discard, noise=noise,
-            world=world)
+            world=world, known=tb.known.take(g, axis=0) if self.dispatch.wants_known else None)
 
     def add_to_hands(self, g, seat, kind) -> None:
         """One card of ``kind`` into the hand of ``seat`` in games ``g`` (no repeated triple).

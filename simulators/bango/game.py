@@ -11,6 +11,7 @@ import polars as pl
 
 from simulators.bango import rules as R
 from simulators.bango.env import BangoSteps
+from simulators.bango.learn import LEARN
 from simulators.bango.metrics import GAME_METRICS
 from simulators.bango.observations import POLICY_METHODS
 from simulators.bango.odds import ODDS_METRICS, OddsQuestion, describe_odds, play_odds
@@ -102,5 +103,6 @@ GAME = Game(
     policies={**POLICIES, "rollout": RolloutPolicy}, units=(GAMES,),
     conformance=CONFORMANCE, odds=ODDS, rules_doc="docs/rules/bango.md",
     steps=BangoSteps,  # one whole game, one move at a time (env.py): the game-AI environments
+    learn=LEARN,
 )
 make_policy = GAME.make_policy  # a registered policy by name, parameters validated

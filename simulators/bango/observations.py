@@ -68,6 +68,10 @@ class BangoObs(NamedTuple):
     play (common discard, every personal discard, every sequence). The active
     player is ``active``; ``forced`` marks a compulsory lay, ``final`` the
     last lay of BG-7. ``hand_sizes`` (N, n) is every player's hand size.
+    ``known`` (N, n, 55) int16, given only to a table with a policy that sets
+    ``wants_known = True`` (else None, so the simulators pay nothing for it):
+    the cards each player took face up and still holds (BG-3, BG-4: every card
+    taken after the deal is taken face up, so the whole table has seen them).
     """
 
     seat: np.ndarray
@@ -90,6 +94,7 @@ class BangoObs(NamedTuple):
     free_discard: bool
     noise: np.ndarray | None
     world: object | None = None
+    known: np.ndarray | None = None
 
     def own(self, array: np.ndarray) -> np.ndarray:
         """The deciding player's slice of a per-player (N, n, ...) array."""
