@@ -13,7 +13,8 @@ the game's name with ``-`` → ``_``), found by that convention. It defines
     into ``<out-dir>/.<slug>_runs/<run name>/``, so every report gets
     ``--n-jobs``, a manifest and resume after a kill for free.
 ``sections``
-    functions ``build(runs, ctx) -> Section``, one per question; ``runs``
+    functions ``build(runs, ctx) -> Section`` (or None: no section for this policy),
+    one per question; ``runs``
     maps each run name to its finished :class:`~analysis.runner.RunResult`
     (``runs["deals4"].table("deals")``). A section computes its tidy
     summary, display tables (``pct``, ``num``…; a table whose caption states
@@ -163,7 +164,9 @@ class Report:
     title: str
     intro: tuple[str, ...]
     plan: Callable[[ReportContext], Mapping[str, Experiment]]
-    sections: tuple[Callable[[Runs, ReportContext], Section], ...]
+    sections: tuple[Callable[[Runs, ReportContext], Section | None], ...]
+    """Each builds one section from the runs, or None: not for this policy (e.g. a sweep of
+    parameters the report's policy does not have)."""
     settings: Callable[[ReportContext, Mapping[str, Experiment]], list[tuple[str, str]]]
     headline_sections: int = 2  # the first finding of this many sections goes on the index
 
@@ -572,8 +575,10 @@ def _build(game: Game | str, out_dir: str | Path, *, scale: float, seed: int, n_
         wall += sum(s["wall_seconds"] for s in runs[name].manifest["sessions"])
     sections = []
     for build in report.sections:
-        sections.append(build(runs, ctx))
-        say(f"{game.name}: {sections[-1].title}")
+        section = build(runs, ctx)
+        if section is not None:
+            sections.append(section)
+            say(f"{game.name}: {section.title}")
     meta = [*report.settings(ctx, plan), ("simulation time", f"{wall:.1f} s")]
     header = Header(report.title, report.intro,
                     pl.DataFrame({"setting": [s for s, _ in meta], "value": [v for _, v in meta]}))

@@ -17,6 +17,12 @@ Pieces (the keys of the JSON's ``pieces``):
 * ``net_vs_pimc`` / ``net_vs_pimc_<n>p``: the same against PIMC (its default 8 worlds),
   ``--pimc-deals`` (default 2,000) deals. PIMC is the slow side: about 0.65 s per deal
   and seat for Manille, so 2,000 deals are some 45 minutes on two free cores.
+* Bango, per player count n (``--bango-players``): ``net_vs_heuristic_<n>p`` and
+  ``net_vs_optimal_<n>p`` (``--bango-games``, default 5,000) and, at ``--rollout-players``
+  (default 3), ``net_vs_rollout_<n>p`` (``--rollout-games``, default 2,000): the rollout
+  (k = 32) at the other seats costs about 0.3 s per seat and game.
+* Five Crowns, per round number (``--fc-rounds``): ``net_vs_heuristic_r<R>`` and
+  ``net_vs_lookahead_r<R>`` (``--lookahead-rounds``), 4 players.
 * ``regret`` / ``regret_<n>p``: the double-dummy regret of card play of the heuristic,
   the net and PIMC, each at every seat of ``--regret-deals`` (default 2,000) deals.
 
@@ -54,8 +60,10 @@ from pimc_strength import SHIPPED, _git_commit, read_document, write_document  #
 ROOT = Path(__file__).resolve().parent.parent
 PLAYER_COUNTS = (3, 4, 5)
 CERTIFY_SEED = 2027  # analysis.commands.learn.CERTIFY_SEED: deals the labels never saw
-GAMES = ("manille", "bianco-mano", "five-crowns")
-STRENGTH = {**SHIPPED, "five-crowns": ROOT / "simulators/five_crowns/data/strength.json"}
+GAMES = ("manille", "bianco-mano", "five-crowns", "bango")
+STRENGTH = {**SHIPPED, "five-crowns": ROOT / "simulators/five_crowns/data/strength.json",
+            "bango": ROOT / "simulators/bango/data/strength.json"}
+BANGO_COUNTS = (2, 3, 4, 5)
 
 
 def shipped_weights(game: str) -> dict[str, Path]:
@@ -73,12 +81,21 @@ def variants(game: str, args) -> list[tuple[str, list[str], str, dict]]:
     if game == "five-crowns":
         return [(f"_r{r}", ["--option", f"round_no={r}"], f", round {r}",
                  {"round_no": r}) for r in args.fc_rounds]
+    counts = args.bango_players if game == "bango" else args.players
     return [(f"_{n}p", ["--players", str(n)], f", {n} players", {"players": n})
-            for n in args.players]
+            for n in counts]
 
 
-def opponents(game: str, args) -> tuple[tuple[str, str, int, str], ...]:
-    """(piece name, opponent, units, label) of a game's certificates."""
+def opponents(game: str, args, setting: dict | None = None
+              ) -> tuple[tuple[str, str, int, str], ...]:
+    """(piece name, opponent, units, label) of a game's certificates (at one setting)."""
+    if game == "bango":
+        rollout = (("net_vs_rollout", "rollout", args.rollout_games,
+                    "net against the rollout (k = 32, its teacher's method)"),) \
+            if (setting or {}).get("players") in args.rollout_players else ()
+        return (("net_vs_heuristic", "heuristic", args.bango_games, "net against the heuristic"),
+                ("net_vs_optimal", "optimal", args.bango_games,
+                 "net against one-turn optimal stopping"), *rollout)
     if game == "five-crowns":
         return (("net_vs_heuristic", "heuristic", args.deals, "net against the heuristic"),
                 ("net_vs_lookahead", "lookahead", args.lookahead_rounds,
@@ -97,7 +114,7 @@ def pieces(game: str, args) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for suffix, rules, where, setting in variants(game, args):
         n = setting.get("players")
-        for name, against, units, label in opponents(game, args):
+        for name, against, units, label in opponents(game, args, setting):
             argv = ["learn", game, "certify", f"--{unit}", str(units), "--against", against,
                     *rules, "--seed", str(args.seed)]
             out[name + suffix] = {"kind": "certificate", "label": label + where,
@@ -191,6 +208,13 @@ def main(argv=None) -> int:
                         help="Five Crowns rounds against the lookahead")
     parser.add_argument("--fc-rounds", default="1,6,11", help="Five Crowns round numbers")
     parser.add_argument("--regret-deals", type=int, default=2_000, help="deals of the regret table")
+    parser.add_argument("--bango-games", type=int, default=5_000,
+                        help="Bango games against the heuristic and optimal stopping")
+    parser.add_argument("--rollout-games", type=int, default=2_000,
+                        help="Bango games against the rollout")
+    parser.add_argument("--bango-players", default="2,3,4,5", help="Bango player counts")
+    parser.add_argument("--rollout-players", default="3",
+                        help="Bango player counts certified against the rollout")
     parser.add_argument("--players", default="3,4,5", help="Bianco Mano player counts")
     parser.add_argument("--regret-players", default="4",
                         help="Bianco Mano player counts with a regret table")
@@ -202,7 +226,8 @@ def main(argv=None) -> int:
     parser.add_argument("--runs-dir", type=Path, help="keep running pieces here: a kill resumes")
     parser.add_argument("--force", action="store_true", help="rerun pieces already measured")
     args = parser.parse_args(argv)
-    for flag in ("deals", "pimc_deals", "lookahead_rounds", "regret_deals"):
+    for flag in ("deals", "pimc_deals", "lookahead_rounds", "regret_deals", "bango_games",
+                 "rollout_games"):
         if getattr(args, flag) < 1:
             parser.error(f"--{flag.replace('_', '-')} must be positive")
     if args.n_jobs < 1 and args.n_jobs != -1:
@@ -211,8 +236,13 @@ def main(argv=None) -> int:
         args.players = tuple(int(p) for p in args.players.split(","))
         args.regret_players = tuple(int(p) for p in args.regret_players.split(",") if p)
         args.fc_rounds = tuple(int(r) for r in args.fc_rounds.split(","))
+        args.bango_players = tuple(int(p) for p in args.bango_players.split(","))
+        args.rollout_players = tuple(int(p) for p in args.rollout_players.split(",") if p)
     except ValueError:
-        parser.error("--players, --regret-players, --fc-rounds: numbers like 3,4,5")
+        parser.error("--players, --regret-players, --fc-rounds, --bango-players, "
+                     "--rollout-players: numbers like 3,4,5")
+    if not set(args.bango_players) | set(args.rollout_players) <= set(BANGO_COUNTS):
+        parser.error(f"--bango-players, --rollout-players: each of {BANGO_COUNTS}")
     if not set(args.fc_rounds) <= set(range(1, 12)):
         parser.error("--fc-rounds: round numbers 1..11")
     if not args.players or not set(args.players) | set(args.regret_players) <= set(PLAYER_COUNTS):

@@ -30,12 +30,17 @@ from analysis.reporting import (
     compared_rows,
     estimate_row,
     group_sizes,
+    learned_player_parts,
+    learned_policy,
     measured_commands,
     measured_pieces,
     metric_rows,
     new_figure,
     not_measured,
     num,
+    paired_policy_figure,
+    paired_policy_rows,
+    paired_policy_table,
     pct,
     percent_axis,
     png,
@@ -46,10 +51,12 @@ from analysis.reporting import (
 )
 from simulators.bango import metrics as BM
 from simulators.bango import rules as R
+from simulators.core.game import mean
 
 BASE_GAMES = 4_000  # per player count (a, b, c, f)
 BASE_SWEEP = 1_500  # per threshold and player count (d)
 BASE_VALUE = 2_500  # per variant (e)
+BASE_NET = 25_000  # per player count and policy (h: 100,000 games under each policy)
 PLAYER_COUNTS = R.PLAYER_COUNTS
 THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7)
 REVEALS_SHOWN = range(2, 10)
@@ -60,7 +67,7 @@ STRENGTH_COMMAND = "python bench/rollout_strength.py --game bango --n-jobs 2"
 
 def _sizes(ctx: ReportContext) -> dict[str, int]:
     return {"games": ctx.size(BASE_GAMES), "sweep": ctx.size(BASE_SWEEP),
-            "value": ctx.size(BASE_VALUE)}
+            "value": ctx.size(BASE_VALUE), "net": ctx.size(BASE_NET)}
 
 
 def _variant(policy, **params):
@@ -73,6 +80,14 @@ def plan(ctx: ReportContext) -> dict[str, Experiment]:
     base = ctx.policy
     runs = {f"games_{n}p": ctx.experiment("games", sizes["games"], n_players=n)
             for n in PLAYER_COUNTS}
+    learned = learned_policy(ctx)
+    if learned is not None:  # h: the same games under each policy
+        for n in PLAYER_COUNTS:
+            runs[f"net_games_{n}p"] = ctx.experiment("games", sizes["net"], n_players=n,
+                                                     policies=learned)
+            runs[f"net_base_{n}p"] = ctx.experiment("games", sizes["net"], n_players=n)
+    if _is_learned(ctx):  # the nets ignore the heuristic's parameters d, e and g vary
+        return runs
     if "stop_threshold" in base.get_params():
         for n in PLAYER_COUNTS:
             for t in THRESHOLDS:
@@ -545,6 +560,126 @@ def section_length(games_by_n: dict[int, pl.DataFrame]) -> Section:
         summary=summary)
 
 
+# ---------------------------------------------------------------- h: the learned player
+
+NET_COMMAND = "python bench/net_strength.py --game bango --n-jobs 2 --runs-dir .net_strength_runs"
+NET_TITLE = "h. The learned player: the headline figures under net, beside the heuristic"
+NET_METRICS = {m.label: m for m in (
+    mean("score", "score per player", pl.col("mean_score")),
+    mean("first_score", "first player's score", pl.col("first_score")),
+    mean("first_share", "first player's win share", pl.col("first_share")),
+    mean("winning_score", "winning score", pl.col("winning_score")),
+    mean("margin", "winner's margin", pl.col("margin")),
+    mean("explosions", "explosions per player", pl.col("explosions")),
+    mean("bangos", "bangos per player", pl.col("bangos")),
+    mean("turns", "player-turns per game", pl.col("turns")))}
+NET_METHOD = (
+    "The games of each player count played twice on the same decks: with the learned player "
+    "'net' at every seat, and with the heuristic at every seat. net is four small nets (stop "
+    "or draw, the bango, the take, the lay) trained on the rollout's action values "
+    "(simulators/bango/learn.py, docs/learning.md); spoils, destroys, the arrangement and "
+    "the last lay of BG-7 are the heuristic's. Each figure is one value per game (the mean "
+    "over its players, or the first player's, or the winner's), paired game by game: the "
+    "difference is net's minus the heuristic's on the same decks, with a t interval on the "
+    "per-game differences. The certificates (bench/net_strength.py, shipped in "
+    "simulators/bango/data/strength.json) put net at one seat and an opponent at the others, "
+    "then rotate the seats on the same decks: net's gain per game is its score minus the "
+    "opponent's at the same seat, on decks of a seed the training never saw.")
+
+
+def per_game(games: pl.DataFrame) -> pl.DataFrame:
+    """One row per game of the per-seat games table: the figures section h pairs."""
+    first = pl.col("order") == 0
+    return (games.group_by("game_id").agg(
+        mean_score=pl.col("score").mean(),
+        first_score=pl.col("score").filter(first).first(),
+        first_share=(pl.col("is_winner").cast(pl.Float64) / pl.col("n_winners")
+                     ).filter(first).first(),
+        winning_score=pl.col("score").max(),
+        margin=pl.col("score").max() - pl.col("score").top_k(2).min(),
+        explosions=pl.col("explosions").mean(), bangos=pl.col("bangos").mean(),
+        turns=pl.col("turns").first())
+        .sort("game_id"))
+
+
+def summarize_net(base: dict[int, pl.DataFrame], net: dict[int, pl.DataFrame]
+                  ) -> pl.DataFrame:
+    """The headline figures per game under net and under the base policy, paired game by
+    game within each player count: ``players, measure, arm, kind, value, low, high, n``."""
+    rows = []
+    for n in sorted(base):
+        rows += paired_policy_rows(NET_METRICS, per_game(net[n]), per_game(base[n]),
+                                   key="game_id", players=n)
+    return pl.DataFrame(rows)
+
+
+def section_net(base: dict[int, pl.DataFrame] | None, net: dict[int, pl.DataFrame] | None,
+                doc: dict, names: tuple[str, str] = ("net", "heuristic")) -> Section:
+    """Section h: the headline figures under the learned player beside the base policy's,
+    per player count, and its shipped certificates."""
+    cert_tables, cert_findings = learned_player_parts(
+        measured_pieces(doc), "games", NET_COMMAND,
+        lambda n: "" if n is None else f", {n} players")
+    if base is None or net is None:
+        fig, (ax,) = new_figure(6, 1.2)
+        ax.axis("off")
+        ax.text(0.5, 0.5, "no paired run: the report's policy is net itself", ha="center")
+        return Section(key="net", title=NET_TITLE, method=NET_METHOD, tables=tuple(cert_tables),
+                       plot=Plot("h_net.png", png(fig), "No paired run: the report's policy "
+                                 "is net itself."),
+                       findings=tuple(cert_findings), summary=pl.DataFrame())
+    summary = summarize_net(base, net)
+    table = paired_policy_table(summary, ["players", "measure"], names)
+    scores = summary.filter((pl.col("measure") == "score per player")
+                            & (pl.col("arm") == "difference")).sort("players")
+    n_games = {n: frame["game_id"].n_unique() for n, frame in net.items()}
+    per_count = min(n_games.values())
+    findings = (
+        f"With {names[0]} at every seat the score per player and game changes by "
+        + "; ".join(f"{num(row_estimate(r), 2, signed=True)} at {r['players']} players"
+                    for r in scores.iter_rows(named=True))
+        + f" against the {names[1]} at every seat (paired on the same decks, "
+        f"{per_count:,} games per count).",
+        *cert_findings)
+    return Section(
+        key="net", title=NET_TITLE, method=NET_METHOD,
+        tables=(Table(f"Headline figures per player count: {names[0]} at every seat beside "
+                      f"the {names[1]} at every seat, on the same "
+                      f"{sample_text(n_games, 'games', 'per count')}, "
+                      f"{sum(n_games.values()):,} in all; 95% intervals (paired for the "
+                      "difference).", table, n=n_games),
+                *cert_tables),
+        plot=Plot("h_net.png", paired_policy_figure(
+            summary, lambda r: f"{r['players']} players: {r['measure']}", names),
+            f"{names[0]} minus {names[1]} on the same decks, per player count; bars: 95% "
+            "paired t intervals."),
+        findings=findings, summary=summary)
+
+
+def _net_section(runs: Runs, ctx: ReportContext) -> Section:
+    from analysis.experiment import policy_name
+
+    doc = read_measured(STRENGTH_PATH)
+    if f"net_games_{PLAYER_COUNTS[0]}p" not in runs:
+        return section_net(None, None, doc)
+    return section_net({n: runs[f"net_base_{n}p"].table("games") for n in PLAYER_COUNTS},
+                       {n: runs[f"net_games_{n}p"].table("games") for n in PLAYER_COUNTS},
+                       doc, ("net", policy_name(ctx.base.game, ctx.policy)))
+
+
+def _is_learned(ctx: ReportContext) -> bool:
+    from analysis.experiment import policy_name
+
+    return policy_name(ctx.base.game, ctx.policy) == "net"
+
+
+def _when_heuristic(section):
+    """A section over the heuristic's parameter variants, left out under net."""
+    def build(runs: Runs, ctx: ReportContext) -> Section | None:
+        return None if _is_learned(ctx) else section(runs, ctx)
+    return build
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -566,6 +701,7 @@ def settings(ctx: ReportContext, runs: dict[str, Experiment]) -> list[tuple[str,
         ("games per threshold and count (d)", f"{sizes['sweep']:,}"),
         ("games per bango variant (e) and per count with optimal stopping (g)",
          f"{sizes['value']:,}"),
+        ("games per player count under each policy (h)", f"{sizes['net']:,}"),
     ]
 
 
@@ -584,11 +720,12 @@ REPORT = Report(
         lambda runs, ctx: section_seats(_games(runs)),
         lambda runs, ctx: section_explosions({n: runs[f"games_{n}p"].table("turns")
                                               for n in PLAYER_COUNTS}),
-        lambda runs, ctx: section_sweep(runs, ctx.policy.get_params().get("stop_threshold",
-                                                                         0.35)),
-        lambda runs, ctx: section_value(runs),
+        _when_heuristic(lambda runs, ctx: section_sweep(
+            runs, ctx.policy.get_params().get("stop_threshold", 0.35))),
+        _when_heuristic(lambda runs, ctx: section_value(runs)),
         lambda runs, ctx: section_length(_games(runs)),
-        lambda runs, ctx: section_optimal(runs),
+        _when_heuristic(lambda runs, ctx: section_optimal(runs)),
+        _net_section,
     ),
     settings=settings,
 )

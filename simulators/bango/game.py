@@ -11,7 +11,7 @@ import polars as pl
 
 from simulators.bango import rules as R
 from simulators.bango.env import BangoSteps
-from simulators.bango.learn import LEARN
+from simulators.bango.learn import LEARN, NetPolicy
 from simulators.bango.metrics import GAME_METRICS
 from simulators.bango.observations import POLICY_METHODS
 from simulators.bango.odds import ODDS_METRICS, OddsQuestion, describe_odds, play_odds
@@ -100,7 +100,7 @@ ODDS = Odds(question=OddsQuestion, play=play_odds, metrics=ODDS_METRICS, describ
 
 GAME = Game(
     name="bango", title="Bango", config=R.BangoConfig,
-    policies={**POLICIES, "rollout": RolloutPolicy}, units=(GAMES,),
+    policies={**POLICIES, "rollout": RolloutPolicy, "net": NetPolicy}, units=(GAMES,),
     conformance=CONFORMANCE, odds=ODDS, rules_doc="docs/rules/bango.md",
     steps=BangoSteps,  # one whole game, one move at a time (env.py): the game-AI environments
     learn=LEARN,

@@ -57,7 +57,8 @@ DATA = Path(__file__).parent / "data"
 MAX_PLAYERS = max(R.PLAYER_COUNTS)  # 5
 V, C, K = R.N_VALUES, R.N_COLOURS, R.N_KINDS  # 11 values, 4 colours, 55 kinds
 COUNTS = len(R.PLAYER_COUNTS)  # 2..5
-N_COMMON = 3 * K + 3 * (V + C) + 2 * V + 3 * (MAX_PLAYERS - 1) + V + V * (C + 1) + 8 + COUNTS
+N_COMMON = (3 * K + 3 * (V + C) + 2 * V + 3 * (MAX_PLAYERS - 1) + V + V * (C + 1) + 9 + COUNTS
+            + 5 * V)
 N_BANGO_FEATURES = N_COMMON + V + (C + 1) + 1 + (C + 1) + 1
 N_TAKE_FEATURES = N_COMMON + V
 N_LAY_FEATURES = N_COMMON + 3
@@ -181,13 +182,21 @@ def common_features(v: View) -> np.ndarray:
                * (KIND_COLOUR[np.maximum(cen, 0)] != R.BLACK)).sum(axis=1)
     others_mask = v.seq_mask[:, 1:]
     others_ends = np.bitwise_or.reduce(_ends(others_mask).reshape(b, -1), axis=1)
+    own_ends = np.bitwise_or.reduce(_ends(own_mask), axis=1)
+    in_centre = _centre_values(v) & (by_value[:, 1:, :C].sum(axis=2) > 0)  # coloured ones
+    held = _per_value(v.hand)
+    hidden_by_value = _per_value(hidden)
+    fit_bits = _bits(fit)
+    chance_fit = (hidden_by_value * fit_bits * ~_centre_values(v)).sum(axis=1) \
+        / np.maximum(hidden_by_value.sum(axis=1), 1)
     board = board_points(own_mask, own_col).astype(np.float32)  # his sequences' BG-8 points
     n = np.asarray(v.n_players, np.int64)
     size = hand.sum(axis=1)
     blocks = [
         hand / 2.0, hidden.astype(np.float32) / 2.0, np.asarray(v.taken, np.float32),
         _bits(own_mask).reshape(b, -1), (np.asarray(own_col, np.float32) / 11.0).reshape(b, -1),
-        _bits(fit), _bits(dead),
+        fit_bits, _bits(dead), _bits(own_ends), held / 2.0, hidden_by_value / 9.0,
+        fit_bits * in_centre, (held > 0) * in_centre,
         np.asarray(v.n_open[:, 1:], np.float32) / 3.0,
         np.asarray(v.hand_sizes[:, 1:], np.float32) / 20.0,
         np.asarray(v.known_sizes[:, 1:], np.float32) / 10.0,
@@ -196,6 +205,7 @@ def common_features(v: View) -> np.ndarray:
                   np.asarray(v.stock_left, np.float32) / 99.0,
                   np.asarray(v.free_discard, np.float32),
                   explosion_risk(v, hidden).astype(np.float32), fitting / 12.0,
+                  chance_fit.astype(np.float32),
                   size / 20.0, board / 30.0,
                   np.asarray(v.n_open[:, 0], np.float32) / 3.0], axis=1),
         (n[:, None] == np.array(R.PLAYER_COUNTS)).astype(np.float32),

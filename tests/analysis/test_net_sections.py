@@ -131,7 +131,9 @@ def test_bench_plans_each_certificate_with_the_shipped_weights_digest():
     args = type("Args", (), {"seed": 2027, "deals": 20000, "pimc_deals": 2000,
                              "regret_deals": 2000, "players": (3, 4, 5),
                              "regret_players": (4,), "lookahead_rounds": 10000,
-                             "fc_rounds": (1, 6, 11)})()
+                             "fc_rounds": (1, 6, 11), "bango_games": 5000,
+                             "rollout_games": 2000, "bango_players": (2, 3, 4, 5),
+                             "rollout_players": (3,)})()
     manille = bench.pieces("manille", args)
     assert list(manille) == ["net_vs_heuristic", "net_vs_pimc", "regret"]
     assert manille["net_vs_pimc"]["argv"] == ["learn", "manille", "certify", "--deals", "2000",
@@ -148,6 +150,13 @@ def test_bench_plans_each_certificate_with_the_shipped_weights_digest():
         "learn", "five-crowns", "certify", "--rounds", "10000", "--against", "lookahead",
         "--option", "round_no=6", "--seed", "2027"]
     assert crowns["net_vs_lookahead_r6"]["setting"] == "round 6"
+    bango = bench.pieces("bango", args)
+    assert set(bango) == {f"net_vs_{b}_{n}p" for b in ("heuristic", "optimal")
+                          for n in (2, 3, 4, 5)} | {"net_vs_rollout_3p"}
+    assert bango["net_vs_rollout_3p"]["argv"] == [
+        "learn", "bango", "certify", "--games", "2000", "--against", "rollout",
+        "--players", "3", "--seed", "2027"]
+    assert bango["net_vs_optimal_5p"]["players"] == 5
 
 
 def test_five_crowns_section_pairs_the_same_rounds_by_round_number():
@@ -183,3 +192,38 @@ def test_five_crowns_section_pairs_the_same_rounds_by_round_number():
     assert "150 rounds per round number" in text and section.plot.png.startswith(PNG)
     alone = F.section_net(None, None, {})
     assert F.NET_COMMAND in _text(alone) and alone.plot.png.startswith(PNG)
+
+
+def test_bango_section_pairs_the_same_games_by_player_count():
+    """Section h: one value per game (the mean over its players, the first player's, the
+    winner's), under net and the heuristic on the same decks; the difference paired game by
+    game; a certificate labelled with its player count."""
+    from analysis.reports import bango as BR
+    from simulators.bango import engine as bango_engine
+    from simulators.bango.rules import BangoConfig
+
+    game = get_game("bango")
+    base, net = ({n: bango_engine.simulate_games(BangoConfig(n_players=n), game.make_policy(p),
+                                                 120, seed=n).games for n in (2, 4)}
+                 for p in ("heuristic", "net"))
+    section = BR.section_net(base, net, _doc(players=4))
+    s = section.summary
+    for arm, frames in (("learned", net), ("base", base)):
+        for n in (2, 4):
+            games = frames[n]
+            assert find_estimate(s, measure="score per player", arm=arm, players=n).value \
+                == pytest.approx(games["score"].mean())
+            first = games.filter(pl.col("order") == 0)
+            assert find_estimate(s, measure="first player's score", arm=arm, players=n
+                                 ).value == pytest.approx(first["score"].mean())
+            best = games.group_by("game_id").agg(pl.col("score").max())["score"].mean()
+            assert find_estimate(s, measure="winning score", arm=arm, players=n).value \
+                == pytest.approx(best)
+    diff = find_estimate(s, measure="score per player", arm="difference", players=4)
+    assert diff.n == 120 and diff.value == pytest.approx(
+        net[4]["score"].mean() - base[4]["score"].mean())
+    text = _text(section)
+    assert "heuristic, 4 players" in text and "+0.600 [+0.390, +0.810]" in text
+    assert "120 games per count" in text and section.plot.png.startswith(PNG)
+    alone = BR.section_net(None, None, {})
+    assert BR.NET_COMMAND in _text(alone) and alone.plot.png.startswith(PNG)

@@ -4,10 +4,12 @@ legality and refusals, and the pipeline end to end."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from extras import require_extra
 
 from simulators.bango import learn as L
 from simulators.bango import rules as R
@@ -15,6 +17,7 @@ from simulators.bango.engine import simulate_games
 from simulators.bango.policies import HeuristicPolicy
 from simulators.bango.rollout import RolloutPolicy
 from simulators.core.learn.spec import Recorder
+from tests.cli_run import run_cli
 
 
 @dataclass(frozen=True)
@@ -173,3 +176,79 @@ def test_the_labels_best_action_is_the_rollouts_own_choice():
         assert np.allclose(values[np.arange(len(values)), played], best), d
         moved += int((played != 0).sum()) if d in ("bango", "take") else 0
     assert moved > 0  # the rollout left the heuristic's answer somewhere
+
+
+def test_the_net_policy_refuses_a_missing_or_foreign_weights_file(tmp_path):
+    done = run_cli(["simulate", "bango", "--policy", "net", "--param",
+                    f"weights={tmp_path / 'none.npz'}", "--games", "10"])
+    err = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(err) == 1 and done.stdout == ""
+    assert "NetPolicy.weights: no weights file" in err[0]
+    from simulators.core.learn import mlp
+
+    net = mlp.Mlp(np.zeros(3, np.float32), np.ones(3, np.float32),
+                  (np.zeros((3, 2), np.float32),), (np.zeros(2, np.float32),),
+                  {"game": "bango", "decision": "draw_on"})
+    mlp.save(tmp_path / "weights-draw_on.npz", net)
+    done = run_cli(["simulate", "bango", "--policy", "net", "--param",
+                    f"weights={tmp_path / 'weights-draw_on.npz'}", "--games", "10"])
+    err = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(err) == 1
+    assert f"wrong shape: 3 features and 2 actions, this player needs {L.N_COMMON}" in err[0]
+    foreign = mlp.Mlp(np.zeros(3, np.float32), np.ones(3, np.float32),
+                      (np.zeros((3, 2), np.float32),), (np.zeros(2, np.float32),),
+                      {"game": "five-crowns", "decision": "draw_on"})
+    mlp.save(tmp_path / "weights-draw_on.npz", foreign)
+    done = run_cli(["simulate", "bango", "--policy", "net", "--param",
+                    f"weights={tmp_path / 'weights-draw_on.npz'}", "--games", "10"])
+    assert done.returncode == 2 and "holds a net for game 'five-crowns', not 'bango'" \
+        in done.stderr
+    done = run_cli(["learn", "bango", "train", "--out-dir", str(tmp_path / "empty")])
+    assert done.returncode == 2 and "no labels of the draw_on decision" in done.stderr
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_the_shipped_nets_play_only_legal_moves(n_players):
+    """The shipped nets at every seat, and beside the heuristic (the engine refuses an
+    illegal take, bango or lay, BG-3..BG-6)."""
+    policy = L.NetPolicy()
+    assert all(policy.decision_net(d) is not None for d in L.LEARN.decisions)
+    config = R.BangoConfig(n_players=n_players)
+    batch = simulate_games(config, policy, 40, seed=n_players)
+    assert len(batch.games) == 40 * n_players
+    mixed = (policy,) + (HeuristicPolicy(),) * (n_players - 1)
+    batch = simulate_games(config, mixed, 40, seed=n_players)
+    assert len(batch.games) == 40 * n_players
+
+
+@pytest.mark.extras
+def test_generate_train_certify_and_play_end_to_end(tmp_path):
+    """CI-sized: 4 games labelled by 2-world rollouts, 2 epochs of a 16-unit net per
+    decision, a DAgger round played by it, its certificate against the heuristic on 6
+    games, and the net at every seat."""
+    require_extra("learn", "sklearn")
+    out = tmp_path / "net"
+    done = run_cli(["learn", "bango", "generate", "--games", "4", "--chunk-size", "2",
+                    "--worlds", "2", "--players", "3", "--out-dir", str(out), "--json"])
+    assert done.returncode == 0, done.stderr
+    gen = json.loads(done.stdout)
+    assert gen["units"] == 4 and min(gen["rows"].values()) > 4, gen["rows"]
+    done = run_cli(["learn", "bango", "train", "--out-dir", str(out), "--epochs", "2",
+                    "--hidden", "16", "--json"])
+    assert done.returncode == 0, done.stderr
+    decisions = json.loads(done.stdout)["decisions"]
+    assert set(decisions) == {"draw_on", "bango", "take", "lay"}
+    assert decisions["take"]["parameters"] == L.N_TAKE_FEATURES * 16 + 16 + 16 * 13 + 13
+    done = run_cli(["learn", "bango", "generate", "--games", "2", "--round", "1",
+                    "--worlds", "2", "--players", "3", "--out-dir", str(out), "--json"])
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["behaviour"]["name"] == "net"
+    done = run_cli(["learn", "bango", "certify", "--out-dir", str(out), "--games", "6",
+                    "--players", "3", "--json"])
+    assert done.returncode == 0, done.stderr
+    cert = json.loads(done.stdout)
+    assert cert["against"]["heuristic"]["n"] == 6 and cert["seats"] == [0]
+    policy = L.NetPolicy(weights=str(out / "weights-draw_on.npz"))
+    assert all(policy.decision_net(d) is not None for d in L.LEARN.decisions)
+    batch = simulate_games(R.BangoConfig(n_players=4), policy, 10, seed=9)
+    assert len(batch.games) == 40
