@@ -40,3 +40,30 @@ def test_sections_build(tables):
                     report.section_length(games),
                     report.section_explosions({n: b.turns for n, b in tables.items()})):
         assert section.findings and section.plot.png.startswith(b"\x89PNG")
+
+
+def test_the_plan_pairs_net_with_the_heuristic_and_drops_the_heuristics_sweeps_under_net():
+    """Under the heuristic: section h's arms (net and the heuristic on the same decks, per
+    count) beside the sweeps; under net itself: no paired arm, and no sweep of parameters
+    the nets do not read (sections d, e and g are left out)."""
+    from analysis.experiment import Experiment
+    from analysis.reporting import ReportContext
+    from analysis.reports import bango as BR
+    from simulators.core.game import get_game
+
+    game = get_game("bango")
+    for policy, paired in (("heuristic", True), ("net", False)):
+        ctx = ReportContext(Experiment(game, policies=policy, size=10, seed=1), 0.01, 1)
+        plan = BR.plan(ctx)
+        nets = sorted(k for k in plan if k.startswith("net_"))
+        if paired:
+            assert nets == sorted(f"net_{arm}_{n}p" for arm in ("base", "games")
+                                  for n in (2, 3, 4, 5))
+            assert plan["net_games_3p"].seed == plan["net_base_3p"].seed
+            assert plan["net_games_3p"].size == BR.BASE_NET // 100
+            assert any(k.startswith("sweep_") for k in plan)
+        else:
+            assert nets == [] and not any(k.startswith(("sweep_", "value_", "optimal_"))
+                                          for k in plan)
+            for i in (3, 4, 6):  # the sweep, the bango variants, optimal stopping
+                assert BR.REPORT.sections[i](None, ctx) is None
