@@ -5,11 +5,13 @@ One net per decision for every player count (2..5). Each decision's observation 
 put in the player's own frame (:func:`view`): the players by relation to him (himself
 first, then clockwise), padded to five, and the cards each opponent took face up and still
 holds (``BangoObs.known``, BG-3/BG-4: the whole table saw them) summed over the opponents.
-The features (:func:`common_features`, about 300 numbers) are his hand, the cards he has
-not seen, the opponents' face-up cards, his three sequences (values and colours), the
-values that fit his game and his dead cards, the opponents' boards, hand sizes and the
-ends their sequences could use, the centre by value and colour, the exact chance that the
-next card explodes given everything he has seen, the stock left and the player count.
+The features (:func:`common_features`, 378 numbers) are his hand, the cards he has not
+seen, the opponents' face-up cards, his three sequences (values and colours) and their
+points, the values that fit his game, that extend his sequences and his dead cards, per
+value the cards held and unseen and which centre values fit or double his hand, the
+opponents' open slots, hand sizes, face-up cards and the ends their sequences could use,
+the centre by value and colour, the exact chances that the next card explodes and that it
+fits given everything he has seen, the stock left and the player count.
 
 * **draw_on** (the primary decision): 0 stop, 1 draw on (BG-3).
 * **bango**: 0 no bango, 1 + c the card of the revealed value and colour c (4: black)
