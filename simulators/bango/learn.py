@@ -43,11 +43,12 @@ import numpy as np
 from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango import rules as R
 from simulators.bango.engine import board_points
-from simulators.bango.observations import CENTRE_SIZE, centre_counts
+from simulators.bango.observations import CENTRE_SIZE, centre_counts, centre_values, per_value
 from simulators.bango.policies import (
     HeuristicPolicy,
     dead_values,
     fit_values,
+    fits,
 )
 from simulators.core.dispatch import _rows_of, forwards
 from simulators.core.learn.card_play import recorded
@@ -139,25 +140,13 @@ def unseen(v: View) -> np.ndarray:
             - v.taken)
 
 
-def _per_value(counts: np.ndarray) -> np.ndarray:
-    return np.asarray(counts, np.int64).reshape(len(counts), C + 1, V).sum(axis=1)
-
-
 def explosion_risk(v: View, hidden: np.ndarray) -> np.ndarray:
     """(B,) the exact chance the next card explodes: the share of the unseen cards whose
     value is already in the centre (every unseen card is equally likely next)."""
-    by_value = _per_value(hidden)
-    present = _centre_values(v)
+    by_value = per_value(hidden)
+    present = centre_values(v.centre)
     total = by_value.sum(axis=1)
     return np.where(total > 0, (by_value * present).sum(axis=1) / np.maximum(total, 1), 0.0)
-
-
-def _centre_values(v: View) -> np.ndarray:
-    """(B, 11) bool: the values in the centre."""
-    cen = np.asarray(v.centre, np.int64)
-    present = np.zeros((len(cen), V + 1), bool)
-    present[np.arange(len(cen))[:, None], np.where(cen >= 0, KIND_VALUE[cen] , 0)] = True
-    return present[:, 1:]
 
 
 def _ends(mask: np.ndarray) -> np.ndarray:
@@ -180,16 +169,15 @@ def common_features(v: View) -> np.ndarray:
     by_value = np.zeros((b, V + 1, C + 1), np.float32)  # the centre's card of each value
     rows = np.broadcast_to(np.arange(b)[:, None], cen.shape)
     by_value[rows[present], value[present], colour[present]] = 1.0
-    fitting = (((fit[:, None] >> np.maximum(value - 1, 0)) & 1) * present
-               * (KIND_COLOUR[np.maximum(cen, 0)] != R.BLACK)).sum(axis=1)
+    fitting = fits(fit, cen).sum(axis=1)  # the heuristic's count (blacks never fit)
     others_mask = v.seq_mask[:, 1:]
     others_ends = np.bitwise_or.reduce(_ends(others_mask).reshape(b, -1), axis=1)
     own_ends = np.bitwise_or.reduce(_ends(own_mask), axis=1)
-    in_centre = _centre_values(v) & (by_value[:, 1:, :C].sum(axis=2) > 0)  # coloured ones
-    held = _per_value(v.hand)
-    hidden_by_value = _per_value(hidden)
+    in_centre = centre_values(v.centre) & (by_value[:, 1:, :C].sum(axis=2) > 0)  # coloured ones
+    held = per_value(v.hand)
+    hidden_by_value = per_value(hidden)
     fit_bits = _bits(fit)
-    chance_fit = (hidden_by_value * fit_bits * ~_centre_values(v)).sum(axis=1) \
+    chance_fit = (hidden_by_value * fit_bits * ~centre_values(v.centre)).sum(axis=1) \
         / np.maximum(hidden_by_value.sum(axis=1), 1)
     board = board_points(own_mask, own_col).astype(np.float32)  # his sequences' BG-8 points
     n = np.asarray(v.n_players, np.int64)
@@ -241,7 +229,6 @@ def _revealed_kinds(v: View) -> np.ndarray:
 
 def bango_features(obs) -> np.ndarray:
     v = view(obs)
-    b = len(v.hand)
     revealed = np.maximum(np.asarray(v.revealed, np.int64), 0)
     value, colour = KIND_VALUE[revealed], KIND_COLOUR[revealed]
     held = np.take_along_axis(np.asarray(v.hand, np.float32), _revealed_kinds(v), axis=1)
@@ -249,7 +236,7 @@ def bango_features(obs) -> np.ndarray:
     extra = [np.eye(V, dtype=np.float32)[value - 1], np.eye(C + 1, dtype=np.float32)[colour],
              np.asarray(v.exploded, np.float32)[:, None], held,
              (fits * (colour != R.BLACK)).astype(np.float32)[:, None]]
-    return np.concatenate([common_features(v)] + extra, axis=1).reshape(b, N_BANGO_FEATURES)
+    return np.concatenate([common_features(v)] + extra, axis=1)
 
 
 def bango_legal(obs) -> np.ndarray:
@@ -379,6 +366,7 @@ class RolloutTeacher:
 
     def values(self, method: str, obs, rows: np.ndarray, n_actions: int, index) -> np.ndarray:
         sub = _rows_of(obs, rows, len(obs.hand))
+        framed = view(sub, take=method == "take")  # once, for every candidate's index
         answer = np.asarray(getattr(_BASE, method)(sub))
         if method == "lay":
             answer = answer.astype(bool)
@@ -387,7 +375,7 @@ class RolloutTeacher:
         out = np.full((len(rows), n_actions), np.nan)
         r = np.arange(len(rows))
         for c in range(actions.shape[1]):
-            at = np.asarray(index(sub, actions[:, c]), np.int64)
+            at = np.asarray(index(framed, actions[:, c]), np.int64)
             ok = valid[:, c] & (at >= 0)
             out[r[ok], at[ok]] = scores[ok, c]
         return out
