@@ -19,6 +19,8 @@ from pathlib import Path
 
 from analysis.cli import main
 
+OWN_PACKAGES = ("analysis", "simulators", "tests", "bench")
+
 
 @contextlib.contextmanager
 def _environment(env: Mapping[str, str | None]):
@@ -44,6 +46,8 @@ def _forget_modules_under(folder: Path, before: set[str]) -> None:
     the next command, in another folder, imports its own ``module`` afresh."""
     installed = Path(sys.prefix).resolve()  # a virtualenv may live in the folder: keep it
     for name in set(sys.modules) - before:
+        if name.partition(".")[0] in OWN_PACKAGES:  # a command run from the project's root
+            continue  # imports the project: dropped, its classes would lose their globals
         origin = getattr(sys.modules[name], "__file__", None) or ""
         if origin and Path(origin).resolve().is_relative_to(folder) \
                 and not Path(origin).resolve().is_relative_to(installed):

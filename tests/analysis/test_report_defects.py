@@ -19,7 +19,9 @@ from analysis.reports import bianco_mano as B
 from analysis.stats import Estimate
 from simulators.core.game import games
 from simulators.five_crowns.odds import EXACT_LABEL, OddsQuestion
+from tests.cli_run import run_cli
 
+README_REPORT_ALL = ["tapisvert", "report", "all", "--n-jobs", "2"]  # as the README has it
 SCALE = 0.002  # every sample at or near its minimum: every section is still there
 # a missing number; 'cut_weights=None' in the run settings is the rule config's own value
 MISSING = re.compile(r"(?<![=\w])(None|nan|NaN)\b")
@@ -27,7 +29,9 @@ MISSING = re.compile(r"(?<![=\w])(None|nan|NaN)\b")
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """``report all`` once, keeping each game's sections (what ``_build`` returns)."""
+    """The README's ``tapisvert report all --n-jobs 2`` once (at ``--scale`` SCALE, through the
+    command line: the README test counts on it), keeping each game's sections (what
+    ``_build`` returns)."""
     out = tmp_path_factory.mktemp("reports")
     kept = []
     build = reporting._build
@@ -38,7 +42,10 @@ def built(tmp_path_factory):
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(reporting, "_build", keep)
-        reporting.build_all(out, scale=SCALE, seed=3)
+        done = run_cli([*README_REPORT_ALL, "--scale", str(SCALE), "--seed", "3", "--quiet",
+                        "--out-dir", str(out)], out, env={"TAPISVERT_SCALE": None})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert "reports written" in done.stdout and (out / "index.html").is_file()
     return out, kept
 
 
