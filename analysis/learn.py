@@ -37,6 +37,7 @@ from simulators.core.learn.spec import RESERVED_COLUMNS, Recorder
 
 LABELS = "labels"
 TRAIN_SEED = 2026
+BATCH = 256  # the training's minibatch rows (doubled each epoch by --grow-batch)
 
 
 def _table(decision: str) -> str:
@@ -230,13 +231,20 @@ def held_out(frame: pl.DataFrame, share: float) -> np.ndarray:
 
 def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, ...] = (128, 128),
           epochs: int = 30, seed: int = TRAIN_SEED, holdout: float = 0.1,
-          clip: float | None = None, log=None) -> dict[str, Any]:
-    """Fit one decision's net to the labels in ``out_dir`` (module docstring); the log."""
+          clip: float | None = None, grow_batch: int = 0, log=None) -> dict[str, Any]:
+    """Fit one decision's net to the labels in ``out_dir`` (module docstring); the log.
+    ``grow_batch``: the last that many epochs double the batch each epoch (256, 512, ...),
+    which anneals Adam's steps as a falling learning rate would (Smith et al. 2018, "Don't
+    decay the learning rate, increase the batch size") with scikit-learn's public
+    parameters only."""
     spec = _spec(game)
     if decision not in spec.decisions:
         raise ValueError(f"{game.name} has no learned decision {decision!r}")
     if clip is not None and not (0 < clip < float("inf")):
         raise ValueError(f"--clip must be a positive number of points, got {clip}")
+    if not (0 <= grow_batch <= epochs):
+        raise ValueError(f"--grow-batch must be between 0 and --epochs ({epochs}), "
+                         f"got {grow_batch}")
     frame = read_labels(out_dir, decision)
     try:
         from sklearn.neural_network import MLPRegressor
@@ -259,15 +267,20 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
         z /= scale
     y_train = centred(values[~held], legal[~held], clip)
     values, legal = values[held], legal[held]
+    batch = min(BATCH, max(1, int((~held).sum())))
     regressor = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", solver="adam",
-                             batch_size=min(256, max(1, int((~held).sum()))),
+                             batch_size=batch,
                              learning_rate_init=1e-3, alpha=1e-4, random_state=seed,
                              shuffle=True)
     history, best, kept = [], None, None
     began = time.perf_counter()
     for epoch in range(1, epochs + 1):
+        grown = epoch - (epochs - grow_batch)  # 1, 2, ... in the last grow_batch epochs
+        if grown > 0:
+            regressor.set_params(batch_size=batch * 2 ** grown)
         regressor.partial_fit(z_train, y_train)
-        row = {"epoch": epoch, "loss": float(regressor.loss_)}
+        row = {"epoch": epoch, "loss": float(regressor.loss_),
+               **({"batch_size": regressor.batch_size} if grow_batch else {})}
         if held.any():
             row["holdout_agreement"], row["holdout_regret"] = agreement(
                 regressor.predict(z_held).reshape(held.sum(), -1), values, legal)
@@ -284,6 +297,7 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     meta = {"game": game.name, "decision": decision, "n_features": d.n_features,
             "n_actions": d.n_actions, "hidden": list(hidden), "epoch": kept[2],
             "epochs": epochs, "seed": seed, **({"clip": clip} if clip is not None else {}),
+            **({"grow_batch": grow_batch} if grow_batch else {}),
             "rows": int((~held).sum()),
             "holdout_rows": int(held.sum()), "teacher": spec.teacher_doc}
     net = mlp.Mlp(mean.astype(np.float32), scale.astype(np.float32), tuple(kept[0]),

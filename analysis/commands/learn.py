@@ -77,7 +77,8 @@ def _train(args, game) -> dict:
     out = {}
     for decision in decisions:
         doc = train(game, args.out_dir, decision, hidden=args.hidden, epochs=args.epochs,
-                    seed=args.seed, clip=args.clip, log=log_line)
+                    seed=args.seed, clip=args.clip, grow_batch=args.grow_batch,
+                    log=log_line)
         out[decision] = doc
     return {"game": game.name, "decisions": out}
 
@@ -188,6 +189,9 @@ def add_parser(commands, scope, run_parent) -> None:
         tr.add_argument("--clip", type=float, metavar="POINTS",
                         help="fit each value at most POINTS below its row's best (default: "
                              "no clip)")
+        tr.add_argument("--grow-batch", type=int, default=0, metavar="EPOCHS",
+                        help="the last EPOCHS epochs double the batch each epoch, from 256 "
+                             "(anneals the steps; default 0: 256 throughout)")
         tr.add_argument("--hidden", type=_hidden, default=(128, 128),
                         help="hidden layer widths (default 128,128)")
         tr.add_argument("--seed", type=int, default=2026, help="the training's seed")

@@ -178,6 +178,8 @@ CASES = [
     ("learn-no-out-dir", ["learn", "manille", "train"]),
     ("learn-train-no-labels", ["learn", "manille", "train", "--out-dir", "nolabels"]),
     ("learn-train-bad-hidden", ["learn", "manille", "train", "--out-dir", "x", "--hidden", "0"]),
+    ("learn-train-grow-batch-beyond-epochs", ["learn", "manille", "train", "--out-dir", "x",
+                                              "--epochs", "3", "--grow-batch", "4"]),
     ("learn-generate-no-deals", ["learn", "manille", "generate", "--deals", "0", "--out-dir",
                                  "x"]),
     ("learn-generate-option-the-game-lacks", ["learn", "manille", "generate", "--deals", "5",

@@ -169,10 +169,12 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
     gen = json.loads(done.stdout)
     assert gen["units"] == 20 and gen["rows"]["discard"] > 40 and gen["rows"]["draw"] > 40
     done = run_cli(["learn", "five-crowns", "train", "--out-dir", str(out), "--epochs", "2",
-                    "--hidden", "16", "--json"])
+                    "--grow-batch", "1", "--hidden", "16", "--json"])
     assert done.returncode == 0, done.stderr
     decisions = json.loads(done.stdout)["decisions"]
     assert set(decisions) == {"discard", "draw"}
+    first, last = decisions["draw"]["history"]  # the last epoch's batch doubled
+    assert decisions["draw"]["grow_batch"] == 1 and last["batch_size"] == 2 * first["batch_size"]
     assert decisions["draw"]["parameters"] == L.N_DRAW_FEATURES * 16 + 16 + 16 * 2 + 2
     done = run_cli(["learn", "five-crowns", "generate", "--rounds", "10", "--round", "1",
                     "--option", "round_no=6", "--out-dir", str(out), "--json"])
