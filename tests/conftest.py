@@ -22,6 +22,7 @@ def pytest_sessionstart(session):
     """Before pytest-xdist starts its workers (``-n``), compile the numba kernels once, in
     two processes side by side (``tests/compile_kernels.py``): a fresh install otherwise
     compiles each in every worker. The seconds it took are printed."""
+    import os
     import subprocess
     import sys
     import time
@@ -30,6 +31,11 @@ def pytest_sessionstart(session):
     config = session.config
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
         return
+    # one BLAS thread per worker (the workers inherit this environment): with a worker per
+    # core, OpenBLAS's own threads would spin against the other worker's (joblib's loky
+    # workers already get cores / n_jobs threads each)
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
     began = time.perf_counter()
     script = Path(__file__).with_name("compile_kernels.py")
     runs = [subprocess.Popen([sys.executable, str(script), str(k)], stdout=subprocess.PIPE,
