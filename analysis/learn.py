@@ -272,28 +272,9 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
                              batch_size=batch,
                              learning_rate_init=1e-3, alpha=1e-4, random_state=seed,
                              shuffle=True)
-    history, best, kept = [], None, None
     began = time.perf_counter()
-    for epoch in range(1, epochs + 1):
-        grown = epoch - (epochs - grow_batch)  # 1, 2, ... in the last grow_batch epochs
-        if grown > 0:
-            regressor.set_params(batch_size=batch * 2 ** grown)
-        regressor.partial_fit(z_train, y_train)
-        row = {"epoch": epoch, "loss": float(regressor.loss_),
-               **({"batch_size": regressor.batch_size} if grow_batch else {})}
-        if held.any():
-            row["holdout_agreement"], row["holdout_regret"] = agreement(
-                regressor.predict(z_held).reshape(held.sum(), -1), values, legal)
-        history.append(row)
-        if log:
-            log(f"{decision} epoch {epoch}/{epochs}: loss {row['loss']:.4f}"
-                + (f", held-out agreement {row['holdout_agreement']:.3f}, regret "
-                   f"{row['holdout_regret']:.4f}" if held.any() else ""))
-        score = row.get("holdout_regret", -epoch)
-        if best is None or score < best:
-            best = score
-            kept = ([w.astype(np.float32) for w in regressor.coefs_],
-                    [b.astype(np.float32) for b in regressor.intercepts_], epoch)
+    history, kept = _epochs(regressor, (z_train, y_train), (z_held, values, legal),
+                            epochs=epochs, grow_batch=grow_batch, decision=decision, log=log)
     meta = {"game": game.name, "decision": decision, "n_features": d.n_features,
             "n_actions": d.n_actions, "hidden": list(hidden), "epoch": kept[2],
             "epochs": epochs, "seed": seed, **({"clip": clip} if clip is not None else {}),
@@ -311,6 +292,39 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
 
     write_atomically(Path(out_dir) / f"train-{decision}.json", json.dumps(doc, indent=1))
     return doc
+
+
+def _epochs(regressor, fitted, measured, *, epochs: int, grow_batch: int, decision: str, log
+            ) -> tuple[list[dict[str, Any]], tuple]:
+    """``epochs`` passes of ``regressor`` over ``fitted`` (features, targets), each measured
+    on ``measured`` (held-out features, values, legal); the last ``grow_batch`` double the
+    batch each. The log's rows, and the kept epoch's (weights, biases, epoch): the least
+    held-out regret (the last epoch without held-out rows)."""
+    z_train, y_train = fitted
+    z_held, values, legal = measured
+    batch = regressor.batch_size
+    history, best, kept = [], None, None
+    for epoch in range(1, epochs + 1):
+        grown = epoch - (epochs - grow_batch)  # 1, 2, ... in the last grow_batch epochs
+        if grown > 0:
+            regressor.set_params(batch_size=batch * 2 ** grown)
+        regressor.partial_fit(z_train, y_train)
+        row = {"epoch": epoch, "loss": float(regressor.loss_),
+               **({"batch_size": regressor.batch_size} if grow_batch else {})}
+        if len(z_held):
+            row["holdout_agreement"], row["holdout_regret"] = agreement(
+                regressor.predict(z_held).reshape(len(z_held), -1), values, legal)
+        history.append(row)
+        if log:
+            log(f"{decision} epoch {epoch}/{epochs}: loss {row['loss']:.4f}"
+                + (f", held-out agreement {row['holdout_agreement']:.3f}, regret "
+                   f"{row['holdout_regret']:.4f}" if len(z_held) else ""))
+        score = row.get("holdout_regret", -epoch)
+        if best is None or score < best:
+            best = score
+            kept = ([w.astype(np.float32) for w in regressor.coefs_],
+                    [b.astype(np.float32) for b in regressor.intercepts_], epoch)
+    return history, kept
 
 
 def weights_digest(out_dir: str | Path) -> str:
