@@ -54,6 +54,7 @@ from simulators.core.dispatch import _rows_of, forwards
 from simulators.core.learn.card_play import recorded
 from simulators.core.learn.policy import NetDecisions
 from simulators.core.learn.spec import Decision, LearnSpec
+from simulators.core.params import param
 
 GAME = "bango"
 DATA = Path(__file__).parent / "data"
@@ -461,6 +462,13 @@ class RecordingPolicy:
         return self.lay_with_plan(obs)[0]
 
 
+_OWN_INDEX = {  # the heuristic's answer as a net's action index (the take's 0 is his own)
+    "draw_on": lambda v, answer: np.asarray(answer, bool).astype(np.int64),
+    "bango": bango_index,
+    "take": lambda v, answer: np.zeros(len(v.hand), np.int64),
+}
+
+
 LEARN = LearnSpec(decisions={"draw_on": DRAW_ON, "bango": BANGO, "take": TAKE, "lay": LAY},
                   teacher=teacher, recording=RecordingPolicy,
                   shipped={d: DATA / f"net_{d}.npz" for d in ("draw_on", "bango", "take", "lay")},
@@ -480,10 +488,32 @@ class NetPolicy(NetDecisions, HeuristicPolicy):
     PRIMARY: ClassVar[str] = "draw_on"
     wants_known: ClassVar[bool] = True
 
+    margin: float = param(0.0, low=0.0, high=50.0,
+                          doc="points: stop or draw, the bango and the take leave the "
+                              "heuristic's own answer only for an action the net scores at "
+                              "least this much higher (the rollout's significance gate, as a "
+                              "margin); 0: the net's best")
+
     def _by_net(self, decision: str, obs, otherwise, **how):
         if self.decision_net(decision) is None:
             return otherwise(obs)
-        return self.net_decides(decision, view(obs, **how))
+        v = view(obs, **how)
+        if self.margin == 0:
+            return self.net_decides(decision, v)
+        return self._gated(decision, v, _OWN_INDEX[decision](v, otherwise(obs)))
+
+    def _gated(self, decision: str, v: View, own: np.ndarray):
+        """The net's best action where it scores at least ``margin`` above the heuristic's
+        own (``own``: its index), else the heuristic's."""
+        d = LEARN.decisions[decision]
+        legal = d.legal(v)
+        scores = np.where(legal, self.decision_net(decision).scores(d.features(v)), -np.inf)
+        best = scores.argmax(axis=1)
+        r = np.arange(len(best))
+        own = np.asarray(own, np.int64)
+        known = (own >= 0) & legal[r, np.maximum(own, 0)]
+        gain = scores[r, best] - scores[r, np.maximum(own, 0)]
+        return d.action(v, np.where(known & (gain < self.margin), own, best))
 
     def draw_on(self, obs):
         return self._by_net("draw_on", obs, super().draw_on)

@@ -252,3 +252,30 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
     assert all(policy.decision_net(d) is not None for d in L.LEARN.decisions)
     batch = simulate_games(R.BangoConfig(n_players=4), policy, 10, seed=9)
     assert len(batch.games) == 40
+
+
+def test_the_margin_keeps_the_heuristics_answer_unless_the_net_scores_another_higher():
+    """``margin``: 0 plays the net's best; a margin above any score gap plays the
+    heuristic's own stop-or-draw, bango and take; in between, a row leaves the heuristic's
+    answer exactly where the net's best scores at least the margin above it."""
+    keep = Keep()
+    simulate_games(R.BangoConfig(n_players=3), keep, 30, seed=21)
+    plain, gated, never = L.NetPolicy(), L.NetPolicy(margin=0.3), L.NetPolicy(margin=50.0)
+    heuristic = HeuristicPolicy()
+    seen = {d: 0 for d in ("draw_on", "bango", "take")}
+    for decision, obs in keep.seen:
+        if decision == "lay":
+            continue
+        own = getattr(heuristic, decision)(obs)
+        assert np.array_equal(getattr(never, decision)(obs), own)
+        best = getattr(plain, decision)(obs)
+        got = getattr(gated, decision)(obs)
+        v = L.view(obs, take=decision == "take")
+        d = L.LEARN.decisions[decision]
+        scores = np.where(d.legal(v), plain.decision_net(decision).scores(d.features(v)),
+                          -np.inf)
+        own_index = L._OWN_INDEX[decision](v, own)
+        gap = scores.max(axis=1) - scores[np.arange(len(own_index)), own_index]
+        assert np.array_equal(got, np.where(gap >= 0.3, best, own))
+        seen[decision] += int(np.sum((gap >= 0.3) & (best != own)))
+    assert all(n > 0 for n in seen.values()), seen  # each decision leaves its answer somewhere
