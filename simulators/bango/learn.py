@@ -53,7 +53,7 @@ from simulators.bango.policies import (
 from simulators.core.dispatch import _rows_of, forwards
 from simulators.core.learn.card_play import recorded
 from simulators.core.learn.policy import NetDecisions
-from simulators.core.learn.spec import Decision, LearnSpec
+from simulators.core.learn.spec import Decision, LearnSpec, play_gated
 from simulators.core.params import param
 
 GAME = "bango"
@@ -218,6 +218,11 @@ def two_legal(obs) -> np.ndarray:
 def yes_action(obs, index: np.ndarray) -> np.ndarray:
     """Action 1 is yes (draw on, lay)."""
     return np.asarray(index) == 1
+
+
+def yes_index(obs, answer: np.ndarray) -> np.ndarray:
+    """A yes/no answer as the net's action index (1: yes)."""
+    return np.asarray(answer, bool).astype(np.int64)
 
 
 # --- bango -------------------------------------------------------------------------------
@@ -422,14 +427,12 @@ def _decision(name, n_features, n_actions, features, legal, action, index, take=
                     teacher_rows=_teacher_rows(name, n_actions, index))
 
 
-DRAW_ON = _decision("draw_on", N_COMMON, 2, draw_on_features, two_legal, yes_action,
-                    lambda obs, a: np.asarray(a, bool).astype(np.int64))
+DRAW_ON = _decision("draw_on", N_COMMON, 2, draw_on_features, two_legal, yes_action, yes_index)
 BANGO = _decision("bango", N_BANGO_FEATURES, 1 + C + 1, bango_features, bango_legal,
                   bango_action, bango_index)
 TAKE = _decision("take", N_TAKE_FEATURES, 2 + V, take_features, take_legal, take_action,
                  take_index, take=True)
-LAY = _decision("lay", N_LAY_FEATURES, 2, lay_features, two_legal, yes_action,
-                lambda obs, a: np.asarray(a, bool).astype(np.int64))
+LAY = _decision("lay", N_LAY_FEATURES, 2, lay_features, two_legal, yes_action, yes_index)
 
 
 def teacher(worlds: int = 32, seed: int = 0) -> RolloutTeacher:
@@ -463,7 +466,7 @@ class RecordingPolicy:
 
 
 _OWN_INDEX = {  # the heuristic's answer as a net's action index (the take's 0 is his own)
-    "draw_on": lambda v, answer: np.asarray(answer, bool).astype(np.int64),
+    "draw_on": yes_index,
     "bango": bango_index,
     "take": lambda v, answer: np.zeros(len(v.hand), np.int64),
 }
@@ -500,20 +503,8 @@ class NetPolicy(NetDecisions, HeuristicPolicy):
         v = view(obs, **how)
         if self.margin == 0:
             return self.net_decides(decision, v)
-        return self._gated(decision, v, _OWN_INDEX[decision](v, otherwise(obs)))
-
-    def _gated(self, decision: str, v: View, own: np.ndarray):
-        """The net's best action where it scores at least ``margin`` above the heuristic's
-        own (``own``: its index), else the heuristic's."""
-        d = LEARN.decisions[decision]
-        legal = d.legal(v)
-        scores = np.where(legal, self.decision_net(decision).scores(d.features(v)), -np.inf)
-        best = scores.argmax(axis=1)
-        r = np.arange(len(best))
-        own = np.asarray(own, np.int64)
-        known = (own >= 0) & legal[r, np.maximum(own, 0)]
-        gain = scores[r, best] - scores[r, np.maximum(own, 0)]
-        return d.action(v, np.where(known & (gain < self.margin), own, best))
+        return play_gated(LEARN.decisions[decision], self.decision_net(decision), v,
+                          _OWN_INDEX[decision](v, otherwise(obs)), self.margin)
 
     def draw_on(self, obs):
         return self._by_net("draw_on", obs, super().draw_on)

@@ -91,6 +91,20 @@ def play_chosen(decision: Decision, net, obs) -> np.ndarray:
     return out
 
 
+def play_gated(decision: Decision, net, obs, own: np.ndarray, margin: float) -> np.ndarray:
+    """The net's best legal action where it scores at least ``margin`` above ``own`` (a base
+    policy's answer as action indices, -1 where it is none of the net's), else ``own``: a
+    search's significance gate, as a margin."""
+    legal = decision.legal(obs)
+    scores = np.where(legal, net.scores(decision.features(obs)), -np.inf)
+    best = scores.argmax(axis=1)
+    rows = np.arange(len(best))
+    own = np.asarray(own, np.int64)
+    at = np.maximum(own, 0)
+    keep = (own >= 0) & legal[rows, at] & (scores[rows, best] - scores[rows, at] < margin)
+    return decision.action(obs, np.where(keep, own, best))
+
+
 RESERVED_COLUMNS = frozenset({"first_unit", "round", "values"})
 """Columns of every labels table (the chunk's first unit, the labels directory, the
 teacher's values): a decision's snapshot may not use these names."""
