@@ -123,7 +123,7 @@ def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | 
         raise ValueError(f"--round must be at least 0, got {round_no}")
     behaviour: Any = "heuristic"
     if round_no > 0:
-        behaviour = net_policy(out_dir, next(iter(spec.decisions)))
+        behaviour = net_policy(out_dir, next(iter(spec.decisions)), spec.behaviour_params)
         seed = seed + round_no
     decisions = tuple(spec.decisions) if decisions is None else tuple(decisions)
     unknown = [d for d in decisions if d not in spec.decisions]
@@ -337,13 +337,14 @@ def weights_digest(out_dir: str | Path) -> str:
     return digest.hexdigest()[:12]
 
 
-def net_policy(out_dir: str | Path, decision: str) -> dict[str, Any]:
-    """The ``net`` policy playing the weights trained in ``out_dir``."""
+def net_policy(out_dir: str | Path, decision: str,
+               params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``net`` policy playing the weights trained in ``out_dir`` (and ``params``)."""
     path = Path(out_dir).absolute() / f"weights-{decision}.npz"
     if not path.is_file():
         raise ValueError(f"no trained weights {str(path)!r}: run 'tapisvert learn GAME train "
                          "--out-dir' with that directory first")
-    return {"name": "net", "params": {"weights": str(path)}}
+    return {"name": "net", "params": {**(params or {}), "weights": str(path)}}
 
 
 def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,

@@ -475,6 +475,7 @@ _OWN_INDEX = {  # the heuristic's answer as a net's action index (the take's 0 i
 LEARN = LearnSpec(decisions={"draw_on": DRAW_ON, "bango": BANGO, "take": TAKE, "lay": LAY},
                   teacher=teacher, recording=RecordingPolicy,
                   shipped={d: DATA / f"net_{d}.npz" for d in ("draw_on", "bango", "take", "lay")},
+                  behaviour_params={"margin": 0.0},
                   teacher_doc="rollouts (simulators/bango/rollout.py): every candidate played "
                               "to the end of the game on --worlds common worlds by the "
                               "heuristic at every seat, the decider's mean BG-8 score")

@@ -242,7 +242,8 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
     done = run_cli(["learn", "bango", "generate", "--games", "2", "--round", "1",
                     "--worlds", "2", "--players", "3", "--out-dir", str(out), "--json"])
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["behaviour"]["name"] == "net"
+    behaviour = json.loads(done.stdout)["behaviour"]
+    assert behaviour["name"] == "net" and behaviour["params"]["margin"] == 0.0  # ungated
     done = run_cli(["learn", "bango", "certify", "--out-dir", str(out), "--games", "6",
                     "--players", "3", "--json"])
     assert done.returncode == 0, done.stderr

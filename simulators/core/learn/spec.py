@@ -66,6 +66,10 @@ class LearnSpec:
     """``regrets(config, policies, seed, first, count)``: units ``first .. first + count - 1``
     of ``seed`` played by ``policies``, and each card play's double-dummy regret in the true
     deal (units, plays), NaN for forced plays; None if the game has no such measure."""
+    behaviour_params: dict[str, Any] = field(default_factory=dict)
+    """The ``net`` policy's parameters when it is a DAgger round's behaviour (e.g. a gate
+    turned off, so that the labelled states are those the student's own choices reach and a
+    change of the player's defaults does not change the recipe)."""
 
     def load(self, game: str, decision: str, path: str | Path | None = None) -> mlp.Mlp:
         """The net of one decision: ``path``, or the shipped file."""
