@@ -43,6 +43,7 @@ key), ``command``, ``wall_seconds``, ``measured``, ``commit``, and the certify J
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import shlex
@@ -111,6 +112,9 @@ def pieces(game: str, args) -> dict[str, dict]:
     digest = hashlib.sha256(b"".join(p.read_bytes() for _, p in
                                      sorted(shipped_weights(game).items()))).hexdigest()
     unit = get_game(game).units[0].name
+    net = get_game(game).make_policy("net")  # its defaults: a changed default is a new net
+    net_params = {f.name: getattr(net, f.name) for f in dataclasses.fields(net)
+                  if f.name != "weights"}
     out: dict[str, dict] = {}
     for suffix, rules, where, setting in variants(game, args):
         n = setting.get("players")
@@ -122,7 +126,8 @@ def pieces(game: str, args) -> dict[str, dict]:
                                   **({"setting": f"round {setting['round_no']}"}
                                      if "round_no" in setting else {}),
                                   "settings": {unit: units, "seed": args.seed, **setting,
-                                               "against": against, "weights_sha256": digest}}
+                                               "against": against, "weights_sha256": digest,
+                                               "net_params": net_params}}
         if game == "manille" or (game == "bianco-mano" and n in args.regret_players):
             argv = ["learn", game, "certify", "--deals", "2", "--against", "heuristic",
                     *rules, "--seed", str(args.seed), "--regret", "heuristic,net,pimc",
@@ -131,7 +136,8 @@ def pieces(game: str, args) -> dict[str, dict]:
                 "kind": "regret", "label": f"double-dummy regret of card play{where}",
                 "players": n, "argv": argv,
                 "settings": {"deals": args.regret_deals, "seed": args.seed, "players": n,
-                             "policies": ["heuristic", "net", "pimc"], "weights_sha256": digest}}
+                             "policies": ["heuristic", "net", "pimc"], "weights_sha256": digest,
+                             "net_params": net_params}}
     return out
 
 
@@ -177,6 +183,13 @@ def _summary(record: dict) -> str:
                      for r in record["double_dummy_regret"])
 
 
+def _same(held: dict, planned: dict) -> bool:
+    """Whether a held piece was measured with the planned settings; a piece measured before
+    the settings recorded the net's parameters is taken at its weights and counts."""
+    return held == planned if "net_params" in held else \
+        held == {k: v for k, v in planned.items() if k != "net_params"}
+
+
 def measure(game: str, plan: dict[str, dict], path: Path, args, runs_dir: Path,
             wanted: set[str] | None) -> None:
     doc = read_document(path, game)
@@ -186,7 +199,7 @@ def measure(game: str, plan: dict[str, dict], path: Path, args, runs_dir: Path,
         if wanted is not None and name not in wanted:
             continue
         held = doc["pieces"].get(name)
-        if held is not None and held.get("settings") == piece["settings"] and not args.force:
+        if held is not None and _same(held["settings"], piece["settings"]) and not args.force:
             print(f"{game} {name}: already measured with these settings and weights, skipped "
                   "(--force reruns it)", file=sys.stderr, flush=True)
             continue
