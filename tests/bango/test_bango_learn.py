@@ -261,7 +261,8 @@ def test_the_margin_keeps_the_heuristics_answer_unless_the_net_scores_another_hi
     answer exactly where the net's best scores at least the margin above it."""
     keep = Keep()
     simulate_games(R.BangoConfig(n_players=3), keep, 30, seed=21)
-    plain, gated, never = L.NetPolicy(), L.NetPolicy(margin=0.3), L.NetPolicy(margin=50.0)
+    plain, gated, never = L.NetPolicy(margin=0.0), L.NetPolicy(), L.NetPolicy(margin=50.0)
+    assert gated.margin == 0.3  # the default
     heuristic = HeuristicPolicy()
     seen = {d: 0 for d in ("draw_on", "bango", "take")}
     for decision, obs in keep.seen:
