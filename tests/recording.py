@@ -20,3 +20,27 @@ class KeepObservations:
             return
         self.seen.append(obs._replace(**{k: v.copy() for k, v in obs._asdict().items()
                                          if isinstance(v, np.ndarray)}))
+
+
+def assert_card_gate(learn, seen, heuristic, margin: float, trump: str) -> int:
+    """A trick game's ``net`` with ``margin`` on the kept card plays: above any score gap it
+    plays the heuristic's card; at ``margin`` a row leaves the heuristic's card exactly where
+    the net's best legal card scores at least ``margin`` above it (``play_gated``). The
+    number of card plays it left. ``trump``: the field the canonical card order turns on."""
+    from simulators.core.learn import cards as C
+
+    plain, gated = learn.NetPolicy(margin=0.0), learn.NetPolicy(margin=margin)
+    never, card = learn.NetPolicy(margin=50.0), learn.LEARN.decisions["card"]
+    left = 0
+    for obs in seen:
+        own = heuristic.play(obs)
+        assert np.array_equal(never.play(obs), own)
+        scores = np.where(card.legal(obs),
+                          plain.decision_net("card").scores(card.features(obs)), -np.inf)
+        suit = np.broadcast_to(np.asarray(getattr(obs, trump), np.int64), own.shape)
+        at = C.CANONICAL[suit, own.astype(np.int64)]
+        gap = scores.max(axis=1) - scores[np.arange(len(own)), at]
+        best = plain.play(obs)
+        assert np.array_equal(gated.play(obs), np.where(gap >= margin, best, own))
+        left += int(np.sum((gap >= margin) & (best != own)))
+    return left

@@ -51,6 +51,7 @@ from analysis.reporting import (
 )
 from simulators.bango import metrics as BM
 from simulators.bango import rules as R
+from simulators.bango.learn import NetPolicy
 from simulators.core.game import mean
 
 BASE_GAMES = 4_000  # per player count (a, b, c, f)
@@ -577,7 +578,9 @@ NET_METHOD = (
     "The games of each player count played twice on the same decks: with the learned player "
     "'net' at every seat, and with the heuristic at every seat. net is four small nets (stop "
     "or draw, the bango, the take, the lay) trained on the rollout's action values "
-    "(simulators/bango/learn.py, docs/learning.md); spoils, destroys, the arrangement and "
+    "(simulators/bango/learn.py, docs/learning.md); stop or draw, the bango and the take keep "
+    "the heuristic's own answer unless the net scores another at least its margin "
+    f"({NetPolicy().margin:g} points by default) higher; spoils, destroys, the arrangement and "
     "the last lay of BG-7 are the heuristic's. Each figure is one value per game (the mean "
     "over its players, or the first player's, or the winner's), paired game by game: the "
     "difference is net's minus the heuristic's on the same decks, with a t interval on the "

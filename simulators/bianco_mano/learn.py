@@ -241,3 +241,4 @@ class NetPolicy(NetCardPlay, HeuristicPolicy):
 
     LEARN: ClassVar[LearnSpec] = LEARN
     GAME: ClassVar[str] = GAME
+    TRUMP: ClassVar[str] = "dominant"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from recording import KeepObservations
+from recording import KeepObservations, assert_card_gate
 
 from simulators.bianco_mano import learn as L
 from simulators.bianco_mano import rules as R
@@ -67,3 +67,13 @@ def test_the_shipped_net_plays_only_legal_cards_at_every_seat(n):
     assert len(simulate_deals(config, net, 200, seed=6).table) == 200
     others = [net, HeuristicPolicy(), RandomPolicy(), net, HeuristicPolicy()][:n]
     assert len(simulate_deals(config, others, 200, seed=7).table) == 200
+
+
+def test_the_card_margin_keeps_the_heuristics_card_unless_the_net_scores_another_higher():
+    """``margin`` (core ``NetCardPlay``), the canonical order turning on the dominant suit:
+    the heuristic's card unless the net's best scores at least the margin above it, on
+    every card play of 30 four-player deals; it leaves the heuristic's card on some."""
+    keep = KeepObservations()
+    simulate_deals(R.BiancoManoConfig(n_players=4), L.RecordingPolicy(HeuristicPolicy(), keep),
+                   30, seed=5)
+    assert assert_card_gate(L, keep.seen, HeuristicPolicy(), 0.1, "dominant") > 0

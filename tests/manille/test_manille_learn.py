@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 from extras import require_extra
-from recording import KeepObservations
+from recording import KeepObservations, assert_card_gate
 
 from simulators.core.learn import cards as C
 from simulators.manille import learn as L
@@ -211,3 +211,10 @@ def test_the_shipped_auction_nets_name_only_legal_choices(partner_may_sans_atout
     assert 0 < (table["contre_level"] > 0).mean() < 0.5
     if not partner_may_sans_atout:
         assert not (table["dealer_passed"] & table["sans_atout"]).any()
+
+
+def test_the_card_margin_keeps_the_heuristics_card_unless_the_net_scores_another_higher():
+    """``margin`` (core ``NetCardPlay``): the heuristic's card unless the net's best scores at
+    least the margin above it, exactly, on every card play of 40 deals; it leaves the
+    heuristic's card on some."""
+    assert assert_card_gate(L, _observations(), HeuristicPolicy(), 0.5, "trump") > 0
