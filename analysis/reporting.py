@@ -831,7 +831,9 @@ def learned_player_parts(pieces: Mapping[str, Mapping[str, Any]], unit: str, com
                  for r in certs.iter_rows(named=True)}
         tables.append(Table(
             f"Certificates: the learned player against each opponent, duplicate (the same "
-            f"cards with the seats rotated; {sample_text(sizes, unit, 'per comparison')}): "
+            f"cards with the seats rotated, or, where the row says 'in the same seat', the "
+            f"learned player and the opponent each in that seat beside the same others; "
+            f"{sample_text(sizes, unit, 'per comparison')}): "
             f"its gain per {unit[:-1]}, its seats' scores summed, 95% t intervals.",
             pl.DataFrame({"against": [_against(r, where)
                                       for r in certs.iter_rows(named=True)],

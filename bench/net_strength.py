@@ -23,6 +23,11 @@ Pieces (the keys of the JSON's ``pieces``):
   (k = 32) at the other seats costs about 0.3 s per seat and game.
 * Five Crowns, per round number (``--fc-rounds``): ``net_vs_heuristic_r<R>`` and
   ``net_vs_lookahead_r<R>`` (``--lookahead-rounds``), 4 players.
+* ``net_in_pimc_seat`` / ``net_in_pimc_seat_<n>p``: the net and PIMC each at seat 0 of the
+  same ``--pimc-deals`` deals, the heuristic at the other seats (``tapisvert compare --a net
+  --b pimc --seats 0``): the paired difference, the design of PIMC's own gain over the
+  heuristic (``bench/pimc_strength.py``), so the three stand side by side. PIMC plays one
+  seat, not half the table: a fraction of the head-to-head piece's time.
 * ``regret`` / ``regret_<n>p``: the double-dummy regret of card play of the heuristic,
   the net and PIMC, each at every seat of ``--regret-deals`` (default 2,000) deals.
 
@@ -65,6 +70,7 @@ GAMES = ("manille", "bianco-mano", "five-crowns", "bango")
 STRENGTH = {**SHIPPED, "five-crowns": ROOT / "simulators/five_crowns/data/strength.json",
             "bango": ROOT / "simulators/bango/data/strength.json"}
 BANGO_COUNTS = (2, 3, 4, 5)
+SAME_SEAT = "pimc in the same seat (the others the heuristic)"
 
 
 def shipped_weights(game: str) -> dict[str, Path]:
@@ -128,6 +134,15 @@ def pieces(game: str, args) -> dict[str, dict]:
                                   "settings": {unit: units, "seed": args.seed, **setting,
                                                "against": against, "weights_sha256": digest,
                                                "net_params": net_params}}
+        if game in ("manille", "bianco-mano"):
+            argv = ["compare", game, "--a", "net", "--b", "pimc", "--seats", "0", "--deals",
+                    str(args.pimc_deals), *rules, "--seed", str(args.seed)]
+            out["net_in_pimc_seat" + suffix] = {
+                "kind": "certificate", "label": f"net in PIMC's seat{where}", "players": n,
+                "argv": argv, "against": SAME_SEAT,
+                "settings": {"deals": args.pimc_deals, "seed": args.seed, **setting,
+                             "against": SAME_SEAT, "weights_sha256": digest,
+                             "net_params": net_params}}
         if game == "manille" or (game == "bianco-mano" and n in args.regret_players):
             argv = ["learn", game, "certify", "--deals", "2", "--against", "heuristic",
                     *rules, "--seed", str(args.seed), "--regret", "heuristic,net,pimc",
@@ -167,7 +182,14 @@ def run_piece(game: str, name: str, piece: dict, args, runs_dir: Path) -> dict:
               "wall_seconds": round(wall, 1), "n_jobs": args.n_jobs,
               "measured": datetime.now(UTC).isoformat(timespec="seconds"),
               "commit": _git_commit()}
-    if piece["kind"] == "certificate":
+    if piece["argv"][0] == "compare":  # the same seat: one paired row, no rotation
+        paired = next(r for r in result["rows"] if r["row"] == "A - B paired")
+        a, b = result["rows"][0], result["rows"][1]
+        record["against"] = {piece["against"]: {
+            "mean": paired["mean"], "low": paired["low"], "high": paired["high"],
+            "n": paired["n"], "p_value": paired["p_value"], "net_mean": a["mean"],
+            "opponent_mean": b["mean"]}}
+    elif piece["kind"] == "certificate":
         record["against"] = result["against"]
     else:
         record["double_dummy_regret"] = result["double_dummy_regret"]

@@ -135,13 +135,16 @@ def test_bench_plans_each_certificate_with_the_shipped_weights_digest():
                              "rollout_games": 2000, "bango_players": (2, 3, 4, 5),
                              "rollout_players": (3,)})()
     manille = bench.pieces("manille", args)
-    assert list(manille) == ["net_vs_heuristic", "net_vs_pimc", "regret"]
+    assert list(manille) == ["net_vs_heuristic", "net_vs_pimc", "net_in_pimc_seat", "regret"]
+    assert manille["net_in_pimc_seat"]["argv"] == ["compare", "manille", "--a", "net", "--b",
+                                                   "pimc", "--seats", "0", "--deals", "2000",
+                                                   "--seed", "2027"]
     assert manille["net_vs_pimc"]["argv"] == ["learn", "manille", "certify", "--deals", "2000",
                                               "--against", "pimc", "--seed", "2027"]
     assert len(manille["regret"]["settings"]["weights_sha256"]) == 64
     bianco = bench.pieces("bianco-mano", args)
     assert set(bianco) == {f"net_vs_{b}_{n}p" for b in ("heuristic", "pimc") for n in (3, 4, 5)
-                           } | {"regret_4p"}
+                           } | {"regret_4p"} | {f"net_in_pimc_seat_{n}p" for n in (3, 4, 5)}
     assert bianco["net_vs_heuristic_5p"]["argv"][7:9] == ["--players", "5"]
     crowns = bench.pieces("five-crowns", args)
     assert set(crowns) == {f"net_vs_{b}_r{r}" for b in ("heuristic", "lookahead")
