@@ -181,7 +181,7 @@ def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
     from simulators.bianco_mano.solver.pimc import PimcPolicy
 
     card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
-                     auction=False)
+                     auction=False, margin=0.0)  # the recipe's playouts: the ungated net
     return CardAndAuctionTeacher(PimcPolicy(worlds=worlds, seed=seed),
                    A.AuctionTeacher(card=card, base=HeuristicPolicy(), worlds=worlds, seed=seed))
 
@@ -209,6 +209,7 @@ def regrets(config: R.BiancoManoConfig, policies, seed: int, first: int, count: 
 
 LEARN = LearnSpec(decisions={"card": CARD, "bid": BID, "espion": ESPION, "call": CALL},
                   teacher=teacher, recording=RecordingPolicy,
+                  behaviour_params={"margin": 0.0},  # DAgger: the student's own choices
                   shipped={"card": SHIPPED, "bid": DATA / "net_bid.npz",
                            "espion": DATA / "net_espion.npz", "call": DATA / "net_call.npz"},
                   regrets=regrets,
@@ -227,6 +228,10 @@ class NetPolicy(NetCardPlay, HeuristicPolicy):
     weights are found (shipped, or beside ``weights``), else the heuristic's; the bonus is
     the heuristic's (announcing never costs, ``auction.py``)."""
 
+    margin: float = param(0.05, low=0.0, high=50.0,
+                          doc="BM-10 points: the card leaves the heuristic's own card only for one "
+                              "the net scores at least this much higher (chosen on seeds "
+                              "11 and 12, docs/learning.md); 0: the net's best")
     auction: bool = param(True, doc="the bids, the espion and the call by their nets when "
                                      "found; false: the heuristic's")
 

@@ -164,7 +164,7 @@ def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
     from simulators.manille.solver.pimc import PimcPolicy
 
     card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
-                     auction=False)
+                     auction=False, margin=0.0)  # the recipe's playouts: the ungated net
     return CardAndAuctionTeacher(PimcPolicy(worlds=worlds, seed=seed),
                    A.AuctionTeacher(card=card, base=HeuristicPolicy(), worlds=worlds,
                                     seed=seed))
@@ -191,6 +191,7 @@ def regrets(config: R.ManilleConfig, policies, seed: int, first: int, count: int
 
 LEARN = LearnSpec(decisions={"card": CARD, "choose": CHOOSE, "contre": CONTRE},
                   teacher=teacher, recording=RecordingPolicy,
+                  behaviour_params={"margin": 0.0},  # DAgger: the student's own choices
                   shipped={"card": SHIPPED, "choose": DATA / "net_choose.npz",
                            "contre": DATA / "net_contre.npz"}, regrets=regrets,
                   teacher_doc="card: PIMC (simulators/manille/solver/pimc.py), each legal "
@@ -206,6 +207,10 @@ class NetPolicy(NetCardPlay, HeuristicPolicy):
     and the contre by the auction nets (``auction.py``) when ``auction`` and their weights
     are found (shipped, or beside ``weights``), else the heuristic's."""
 
+    margin: float = param(0.5, low=0.0, high=50.0,
+                          doc="points: the card leaves the heuristic's own card only for one "
+                              "the net scores at least this much higher (chosen on seeds "
+                              "11 and 12, docs/learning.md); 0: the net's best")
     auction: bool = param(True, doc="the trump choice and the contre by the auction nets "
                                      "when found; false: the heuristic's")
 

@@ -98,15 +98,22 @@ def play_chosen(decision: Decision, net, obs) -> np.ndarray:
 def play_gated(decision: Decision, net, obs, own: np.ndarray, margin: float) -> np.ndarray:
     """The net's best legal action where it scores at least ``margin`` above ``own`` (a base
     policy's answer as action indices, -1 where it is none of the net's), else ``own``: a
-    search's significance gate, as a margin."""
+    search's significance gate, as a margin. Rows with one legal action take it without
+    asking the net, as in :func:`play_chosen`."""
+    from simulators.core.dispatch import _rows_of
+
     legal = decision.legal(obs)
-    scores = np.where(legal, net.scores(decision.features(obs)), -np.inf)
-    best = scores.argmax(axis=1)
-    rows = np.arange(len(best))
     own = np.asarray(own, np.int64)
-    at = np.maximum(own, 0)
-    keep = (own >= 0) & legal[rows, at] & (scores[rows, best] - scores[rows, at] < margin)
-    return decision.action(obs, np.where(keep, own, best))
+    index = np.where(legal.sum(axis=1) > 1, own, legal.argmax(axis=1))
+    rows = np.flatnonzero(legal.sum(axis=1) > 1)
+    if len(rows):
+        sub, ok = _rows_of(obs, rows, len(legal)), legal[rows]
+        scores = np.where(ok, net.scores(decision.features(sub)), -np.inf)
+        best = scores.argmax(axis=1)
+        at, i = np.maximum(own[rows], 0), np.arange(len(rows))
+        keep = (own[rows] >= 0) & ok[i, at] & (scores[i, best] - scores[i, at] < margin)
+        index[rows] = np.where(keep, own[rows], best)
+    return decision.action(obs, index)
 
 
 RESERVED_COLUMNS = frozenset({"first_unit", "round", "values"})
