@@ -205,13 +205,6 @@ def _summary(record: dict) -> str:
                      for r in record["double_dummy_regret"])
 
 
-def _same(held: dict, planned: dict) -> bool:
-    """Whether a held piece was measured with the planned settings; a piece measured before
-    the settings recorded the net's parameters is taken at its weights and counts."""
-    return held == planned if "net_params" in held else \
-        held == {k: v for k, v in planned.items() if k != "net_params"}
-
-
 def measure(game: str, plan: dict[str, dict], path: Path, args, runs_dir: Path,
             wanted: set[str] | None) -> None:
     doc = read_document(path, game)
@@ -221,7 +214,7 @@ def measure(game: str, plan: dict[str, dict], path: Path, args, runs_dir: Path,
         if wanted is not None and name not in wanted:
             continue
         held = doc["pieces"].get(name)
-        if held is not None and _same(held["settings"], piece["settings"]) and not args.force:
+        if held is not None and held.get("settings") == piece["settings"] and not args.force:
             print(f"{game} {name}: already measured with these settings and weights, skipped "
                   "(--force reruns it)", file=sys.stderr, flush=True)
             continue

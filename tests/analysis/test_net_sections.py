@@ -163,10 +163,6 @@ def test_bench_plans_each_certificate_with_the_shipped_weights_digest():
     # the net's default parameters are part of what is certified: a new default, a new piece
     assert bango["net_vs_rollout_3p"]["settings"]["net_params"]["margin"] == \
         get_game("bango").make_policy("net").margin
-    held = {k: v for k, v in bango["net_vs_rollout_3p"]["settings"].items() if k != "net_params"}
-    assert bench._same(held, bango["net_vs_rollout_3p"]["settings"])  # measured before the key
-    changed = {**held, "net_params": {"margin": -1.0}}
-    assert not bench._same(changed, bango["net_vs_rollout_3p"]["settings"])
 
 
 def test_five_crowns_section_pairs_the_same_rounds_by_round_number():
