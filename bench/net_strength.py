@@ -166,8 +166,10 @@ def run_piece(game: str, name: str, piece: dict, args, runs_dir: Path) -> dict:
     for decision, path in shipped_weights(game).items():  # the net finds them side by side
         shutil.copyfile(path, study / f"weights-{decision}.npz")
     argv = [*piece["argv"], "--n-jobs", str(args.n_jobs), "--json"]
+    # certify keeps its studies beside the weights; a compare run wants a directory of its own
+    run_dir = study / "run" if piece["argv"][0] == "compare" else study
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "analysis.cli", *argv, "--out-dir", str(study)],
+    done = subprocess.run([sys.executable, "-m", "analysis.cli", *argv, "--out-dir", str(run_dir)],
                           stdout=subprocess.PIPE, text=True, cwd=ROOT)
     wall = time.perf_counter() - started
     if done.returncode != 0:

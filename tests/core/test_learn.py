@@ -28,6 +28,24 @@ def test_the_net_scores_by_hand():
     assert net.n_parameters == 6 + 2 + 6 + 3
 
 
+def test_loading_flushes_subnormal_weights_to_zero_and_keeps_the_rest(tmp_path):
+    """A weight a decay drove below float32's smallest normal (1.2e-38) loads as 0 (a slow
+    path on some CPUs); every other weight and the scores by hand are unchanged."""
+    net = _net()
+    w0 = net.weights[0].copy()
+    w0[1, 0] = np.float32(3e-40)  # subnormal
+    w0[2, 1] = np.float32(-2e-39)  # subnormal
+    path = tmp_path / "w.npz"
+    mlp.save(path, mlp.Mlp(net.mean, net.scale, (w0, net.weights[1]), net.biases, net.meta))
+    again = mlp.load(path, game="g", decision="d", n_features=3, n_actions=3)
+    assert again.weights[0][1, 0] == 0.0 and again.weights[0][2, 1] == 0.0
+    assert np.array_equal(again.weights[0], net.weights[0] * np.array([[1, 1], [0, 1], [1, 0]]))
+    assert again.scores(np.array([[3.0, 1.0, 0.0]])).tolist() == [[1.5, 1.0, -0.5]]
+    tiny = np.finfo(np.float32).tiny
+    kept = mlp.flush_subnormals(np.array([tiny, -tiny, tiny / 2, 0.0], np.float32))
+    assert kept.tolist() == [tiny, -tiny, 0.0, 0.0]
+
+
 def test_weights_round_trip_and_refuse_what_does_not_fit(tmp_path):
     path = tmp_path / "w.npz"
     mlp.save(path, _net())
