@@ -104,8 +104,9 @@ def play_gated(decision: Decision, net, obs, own: np.ndarray, margin: float) -> 
 
     legal = decision.legal(obs)
     own = np.asarray(own, np.int64)
-    index = np.where(legal.sum(axis=1) > 1, own, legal.argmax(axis=1))
-    rows = np.flatnonzero(legal.sum(axis=1) > 1)
+    choice = legal.sum(axis=1) > 1
+    index = np.where(choice, own, legal.argmax(axis=1))
+    rows = np.flatnonzero(choice)
     if len(rows):
         sub, ok = _rows_of(obs, rows, len(legal)), legal[rows]
         scores = np.where(ok, net.scores(decision.features(sub)), -np.inf)
