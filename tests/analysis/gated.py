@@ -22,7 +22,6 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from simulators.bianco_mano import HeuristicPolicy
 
@@ -73,24 +72,3 @@ def kill_when_held(argv: list[str], parts: str, count: int, cwd) -> int:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     return len(glob.glob(parts))
-
-
-def gated_site(module: str, function: str) -> str:
-    """A ``sitecustomize`` that holds ``module.function`` at ``gated``'s gate in every
-    process of a test's killed run (unset in the resumed and reference runs)."""
-    return f"""
-import os
-if os.environ.get({GATE!r}):
-    import sys
-    sys.path.insert(0, {str(Path(__file__).parent)!r})
-    from gated import _wait_at_gate
-    from {module.rpartition(".")[0]} import {module.rpartition(".")[2]} as _held
-
-    _function = _held.{function}
-
-    def _gated(*args, **kwargs):
-        _wait_at_gate()
-        return _function(*args, **kwargs)
-
-    _held.{function} = _gated
-"""
