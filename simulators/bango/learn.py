@@ -52,9 +52,8 @@ from simulators.bango.policies import (
 )
 from simulators.core.dispatch import _rows_of, forwards
 from simulators.core.learn.card_play import recorded
-from simulators.core.learn.policy import NetDecisions
-from simulators.core.learn.spec import Decision, LearnSpec, play_gated
-from simulators.core.params import param
+from simulators.core.learn.policy import NetDecisions, margin_param
+from simulators.core.learn.spec import Decision, LearnSpec
 
 GAME = "bango"
 DATA = Path(__file__).parent / "data"
@@ -465,13 +464,6 @@ class RecordingPolicy:
         return self.lay_with_plan(obs)[0]
 
 
-_OWN_INDEX = {  # the heuristic's answer as a net's action index (the take's 0 is his own)
-    "draw_on": yes_index,
-    "bango": bango_index,
-    "take": lambda v, answer: np.zeros(len(v.hand), np.int64),
-}
-
-
 LEARN = LearnSpec(decisions={"draw_on": DRAW_ON, "bango": BANGO, "take": TAKE, "lay": LAY},
                   teacher=teacher, recording=RecordingPolicy,
                   shipped={d: DATA / f"net_{d}.npz" for d in ("draw_on", "bango", "take", "lay")},
@@ -492,21 +484,23 @@ class NetPolicy(NetDecisions, HeuristicPolicy):
     PRIMARY: ClassVar[str] = "draw_on"
     wants_known: ClassVar[bool] = True
 
-    margin: float = param(0.3, low=0.0, high=50.0,
-                          doc="points: stop or draw, the bango and the take leave the "
-                              "heuristic's own answer only for an action the net scores at "
-                              "least this much higher (the rollout's significance gate, as a "
-                              "margin; 0.3 chosen on seeds 11 and 12, docs/learning.md); 0: "
-                              "the net's best")
+    # stop or draw, the bango and the take are gated (the rollout's significance gate, as a
+    # margin); 0.3 chosen on seeds 11 and 12 (docs/learning.md)
+    margin: float = margin_param(0.3)
 
     def _by_net(self, decision: str, obs, otherwise, **how):
         if self.decision_net(decision) is None:
             return otherwise(obs)
         v = view(obs, **how)
-        if self.margin == 0:
-            return self.net_decides(decision, v)
-        return play_gated(LEARN.decisions[decision], self.decision_net(decision), v,
-                          _OWN_INDEX[decision](v, otherwise(obs)), self.margin)
+
+        def own_index(rows):  # the heuristic's answer as the net's action index
+            if decision == "take":  # the take's action 0 is the heuristic's own take
+                return np.zeros(len(rows), np.int64)
+            sub = _rows_of(obs, rows, len(v.hand))
+            to_index = yes_index if decision == "draw_on" else bango_index
+            return to_index(sub, otherwise(sub))
+
+        return self.net_decides(decision, v, margin=self.margin, own_index=own_index)
 
     def draw_on(self, obs):
         return self._by_net("draw_on", obs, super().draw_on)

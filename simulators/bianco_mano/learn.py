@@ -49,6 +49,7 @@ from simulators.core.learn.card_play import (
     snapshot_fields,
     teacher_values,
 )
+from simulators.core.learn.policy import margin_param
 from simulators.core.learn.spec import Decision, LearnSpec
 from simulators.core.params import param
 
@@ -228,10 +229,7 @@ class NetPolicy(NetCardPlay, HeuristicPolicy):
     weights are found (shipped, or beside ``weights``), else the heuristic's; the bonus is
     the heuristic's (announcing never costs, ``auction.py``)."""
 
-    margin: float = param(0.05, low=0.0, high=50.0,
-                          doc="BM-10 points: the card leaves the heuristic's own card only for one "
-                              "the net scores at least this much higher (chosen on seeds "
-                              "11 and 12, docs/learning.md); 0: the net's best")
+    margin: float = margin_param(0.05)  # chosen on seeds 11 and 12 (docs/learning.md)
     auction: bool = param(True, doc="the bids, the espion and the call by their nets when "
                                      "found; false: the heuristic's")
 

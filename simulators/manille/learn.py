@@ -37,6 +37,7 @@ from simulators.core.learn.card_play import (
     snapshot_fields,
     teacher_values,
 )
+from simulators.core.learn.policy import margin_param
 from simulators.core.learn.spec import Decision, LearnSpec
 from simulators.core.params import param
 from simulators.manille import auction as A
@@ -207,10 +208,7 @@ class NetPolicy(NetCardPlay, HeuristicPolicy):
     and the contre by the auction nets (``auction.py``) when ``auction`` and their weights
     are found (shipped, or beside ``weights``), else the heuristic's."""
 
-    margin: float = param(0.5, low=0.0, high=50.0,
-                          doc="points: the card leaves the heuristic's own card only for one "
-                              "the net scores at least this much higher (chosen on seeds "
-                              "11 and 12, docs/learning.md); 0: the net's best")
+    margin: float = margin_param(0.5)  # chosen on seeds 11 and 12 (docs/learning.md)
     auction: bool = param(True, doc="the trump choice and the contre by the auction nets "
                                      "when found; false: the heuristic's")
 

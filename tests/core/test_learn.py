@@ -136,3 +136,40 @@ def test_a_net_policy_of_any_game_reads_its_primary_net_and_the_others_beside_it
         is not None
     with pytest.raises(ValueError, match="NetPolicy.weights: no weights file"):
         NetPolicy(weights=str(tmp_path / "none.npz"))
+
+
+def test_the_margin_keeps_the_base_answer_on_close_calls_and_asks_for_it_only_there():
+    """``play_gated`` by hand, the net's scores being the features: the base policy's answer
+    is asked only on rows whose best two legal scores are less than the margin apart, and
+    kept there when it scores less than the margin below the best; margin 0 never asks."""
+    from typing import NamedTuple
+
+    from simulators.core.learn.spec import Decision, play_chosen, play_gated
+
+    class Obs(NamedTuple):
+        x: np.ndarray
+        legal: np.ndarray
+
+    class ScoresAreFeatures:
+        def scores(self, features):
+            return np.asarray(features, np.float32)
+
+    x = np.array([[1.0, 0.9, 0.0], [2.0, 1.0, 0.0], [1.0, 0.0, 0.8], [0.0, 0.0, 5.0],
+                  [1.0, 0.8, 0.7], [1.0, 0.8, 0.0], [1.0, 0.8, 0.0]])
+    legal = np.ones((7, 3), bool)
+    legal[2, 2] = False  # its best two legal: 1.0 and 0.0
+    legal[3] = [False, False, True]  # one legal card: not the net's
+    own = np.array([1, 1, 1, 0, 2, 2, -1])  # -1: an answer that is none of the net's actions
+    decision = Decision("d", 3, 3, features=lambda o: o.x, legal=lambda o: o.legal,
+                        teacher_values=None, action=lambda o, index: index, snapshot=None,
+                        restore=None)
+    asked = []
+
+    def own_index(rows):
+        asked.append(rows)
+        return own[rows]
+
+    obs, net = Obs(x, legal), ScoresAreFeatures()
+    assert play_gated(decision, net, obs, own_index, 0.5).tolist() == [1, 0, 0, 2, 2, 0, 0]
+    assert np.concatenate(asked).tolist() == [0, 4, 5, 6]
+    assert play_chosen(decision, net, obs).tolist() == [0, 0, 0, 2, 0, 0, 0]  # never asks

@@ -16,10 +16,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from simulators.core.dispatch import _rows_of
 from simulators.core.learn import cards as C
-from simulators.core.learn.policy import NetDecisions
-from simulators.core.learn.spec import play_gated
-from simulators.core.params import param
+from simulators.core.learn.policy import NetDecisions, margin_param
 
 
 def per_row(obs, name: str, default: int = -1) -> np.ndarray:
@@ -122,18 +121,15 @@ class NetCardPlay(NetDecisions):
     TRUMP: ClassVar[str] = "trump"
     """The observation's field the canonical card order turns on (Bianco Mano: ``dominant``)."""
 
-    margin: float = param(0.0, low=0.0, high=50.0,
-                          doc="points: the card leaves the heuristic's own card only for one "
-                              "the net scores at least this much higher; 0: the net's best")
+    margin: float = margin_param(0.0)
 
     def play(self, obs):
-        if self.margin == 0:
-            return self.net_decides("card", obs)
-        own = super().play(obs)  # the heuristic's card, the next base's
-        trump = per_row(obs, self.TRUMP, 0)
-        own_index = C.CANONICAL[trump, np.asarray(own, np.int64)]
-        return play_gated(self.LEARN.decisions["card"], self.decision_net("card"), obs,
-                          own_index, self.margin)
+        def own_index(rows):
+            sub = _rows_of(obs, rows, len(obs.hand))
+            own = np.asarray(super(NetCardPlay, self).play(sub), np.int64)  # the heuristic's
+            return C.CANONICAL[per_row(sub, self.TRUMP, 0), own]
+
+        return self.net_decides("card", obs, margin=self.margin, own_index=own_index)
 
     def plays_by_net(self, decision: str) -> bool:
         return getattr(self, "auction", True)

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
-from simulators.core.learn.spec import LearnSpec, play_chosen
+from simulators.core.learn.spec import LearnSpec, play_gated
 from simulators.core.params import Policy, param
 
 
@@ -79,9 +79,21 @@ class NetDecisions(Policy):
             return None
         return sibling_net(self.LEARN, self.GAME, self.PRIMARY, self.weights, decision)
 
-    def net_decides(self, decision: str, obs, otherwise=None):
-        """``decision`` by its net when there is one, else by ``otherwise(obs)``."""
+    def net_decides(self, decision: str, obs, otherwise=None, *, margin: float = 0.0,
+                    own_index=None):
+        """``decision`` by its net when there is one, else by ``otherwise(obs)``; with a
+        ``margin``, the base policy's own answer (``own_index(rows)``, as the net's action
+        indices) kept unless the net scores another at least that much higher
+        (:func:`~simulators.core.learn.spec.play_gated`)."""
         net = self.decision_net(decision)
         if net is None:
             return otherwise(obs)
-        return play_chosen(self.LEARN.decisions[decision], net, obs)
+        return play_gated(self.LEARN.decisions[decision], net, obs, own_index, margin)
+
+
+def margin_param(default: float):
+    """The ``margin`` parameter of a game's ``net`` whose nets keep the base policy's answer
+    on a close call (the game's default: its doc says where it was chosen)."""
+    return param(default, low=0.0, high=50.0,
+                 doc="points: a gated decision leaves the heuristic's own answer only for "
+                     "an action the net scores at least this much higher; 0: the net's best")

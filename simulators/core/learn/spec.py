@@ -82,38 +82,37 @@ class LearnSpec:
 
 
 def play_chosen(decision: Decision, net, obs) -> np.ndarray:
-    """The net's actions for a batch: rows with one legal action take it without asking the
-    net (about a third of a trick game's card plays), the others the net's best legal one."""
+    """The net's best legal action in each row of a batch (:func:`play_gated` with no margin)."""
+    return play_gated(decision, net, obs, None, 0.0)
+
+
+def play_gated(decision: Decision, net, obs, own_index, margin: float) -> np.ndarray:
+    """The net's best legal action, save where it scores less than ``margin`` above the base
+    policy's own answer, which is kept (a search's significance gate, as a margin).
+
+    ``own_index(rows)`` gives that answer for those rows of ``obs`` as the net's action
+    indices (-1: none of the net's). It is asked only where it can matter: the rows whose
+    best two legal actions score less than ``margin`` apart (elsewhere the best is played
+    whatever the answer), so never with ``margin`` 0. Rows with one legal action take it
+    without asking the net (about a third of a trick game's card plays)."""
     from simulators.core.dispatch import _rows_of
 
     legal = decision.legal(obs)
-    out = decision.action(obs, legal.argmax(axis=1))
+    index = legal.argmax(axis=1)
     rows = np.flatnonzero(legal.sum(axis=1) > 1)
-    if len(rows):
-        sub = _rows_of(obs, rows, len(legal))
-        out[rows] = decision.action(sub, net.best(decision.features(sub), legal[rows]))
-    return out
-
-
-def play_gated(decision: Decision, net, obs, own: np.ndarray, margin: float) -> np.ndarray:
-    """The net's best legal action where it scores at least ``margin`` above ``own`` (a base
-    policy's answer as action indices, -1 where it is none of the net's), else ``own``: a
-    search's significance gate, as a margin. Rows with one legal action take it without
-    asking the net, as in :func:`play_chosen`."""
-    from simulators.core.dispatch import _rows_of
-
-    legal = decision.legal(obs)
-    own = np.asarray(own, np.int64)
-    choice = legal.sum(axis=1) > 1
-    index = np.where(choice, own, legal.argmax(axis=1))
-    rows = np.flatnonzero(choice)
     if len(rows):
         sub, ok = _rows_of(obs, rows, len(legal)), legal[rows]
         scores = np.where(ok, net.scores(decision.features(sub)), -np.inf)
         best = scores.argmax(axis=1)
-        at, i = np.maximum(own[rows], 0), np.arange(len(rows))
-        keep = (own[rows] >= 0) & ok[i, at] & (scores[i, best] - scores[i, at] < margin)
-        index[rows] = np.where(keep, own[rows], best)
+        close = np.flatnonzero(scores.max(axis=1) - np.partition(scores, -2, axis=1)[:, -2]
+                               < margin)
+        if len(close):
+            own = np.asarray(own_index(rows[close]), np.int64)
+            at = np.maximum(own, 0)
+            keep = ((own >= 0) & ok[close, at]
+                    & (scores[close, best[close]] - scores[close, at] < margin))
+            best[close] = np.where(keep, own, best[close])
+        index[rows] = best
     return decision.action(obs, index)
 
 
