@@ -347,23 +347,37 @@ def net_policy(out_dir: str | Path, decision: str,
     return {"name": "net", "params": {**(params or {}), "weights": str(path)}}
 
 
+DESIGNS = ("duplicate", "same-seat")
+"""How ``certify`` seats the net: ``duplicate``, at one partnership's seats (or seat 0)
+against the opponent at the others, seats rotated on the same cards; ``same-seat``, the net
+and then the opponent at seat 0 of the same units, the heuristic at the others (the design
+of a strong player's own gain over the heuristic, e.g. PIMC's), a paired difference."""
+
+
+def certify_dir(opponent: str, design: str, tag: str, nets: str) -> str:
+    """The study directory (in the out-dir) of the net against ``opponent``."""
+    return f"certify-{'same-seat-' if design == 'same-seat' else ''}{opponent}{tag}-{nets}"
+
+
 def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
             against: tuple[str, ...] = ("heuristic",), options: dict[str, Any] | None = None,
-            regret: tuple[str, ...] = (), regret_units: int = 0, n_jobs: int = 1,
-            chunk_size: int | None = None, backend: str = "loky", scheduler: str | None = None,
-            progress: bool | None = None) -> dict[str, Any]:
-    """The trained net (``net`` with ``out_dir``'s weights) at one partnership's seats (or
-    seat 0) against each opponent at the others, duplicate (seats rotated, the same cards),
-    on ``units`` units of ``seed``: the net's gain per unit with its 95% interval. Each
-    comparison is a study in ``OUT/certify-<opponent>-<weights digest>`` (resumed after a
-    kill, and only by the same nets)."""
-    from analysis.compare import duplicate_comparison
+            regret: tuple[str, ...] = (), regret_units: int = 0, design: str = "duplicate",
+            n_jobs: int = 1, chunk_size: int | None = None, backend: str = "loky",
+            scheduler: str | None = None, progress: bool | None = None) -> dict[str, Any]:
+    """The trained net (``net`` with ``out_dir``'s weights) against each opponent, seated
+    by ``design`` (:data:`DESIGNS`), on ``units`` units of ``seed``: the net's gain per unit
+    with its 95% interval. Each comparison is a study in ``OUT/`` :func:`certify_dir`
+    (resumed after a kill, and only by the same nets); the certificate is written to
+    ``OUT/certificate[-same-seat][-<rule options>].json``."""
+    from analysis.compare import comparison, duplicate_comparison
 
+    if design not in DESIGNS:
+        raise ValueError(f"design: one of {', '.join(DESIGNS)}, got {design!r}")
     spec = _spec(game)
     net = net_policy(out_dir, next(iter(spec.decisions)))
     config = game.make_config(**(options or {}))
     teams = game.teams(config)
-    seats = tuple(teams[0]) if teams else (0,)
+    seats = tuple(teams[0]) if teams and design == "duplicate" else (0,)
     tag = "".join(f"-{k}={v}" for k, v in sorted((options or {}).items()))
     nets = weights_digest(out_dir)
     for b in against:
@@ -371,11 +385,17 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
     out: dict[str, Any] = {}
     began = time.perf_counter()
     for b in against:
-        base = Experiment(game, config=dict(options or {}), policies=b, size=units, seed=seed)
-        found = duplicate_comparison(base, net, b, seats=seats, n_jobs=n_jobs,
-                                     chunk_size=chunk_size, backend=backend,
-                                     scheduler=scheduler, progress=progress,
-                                     out_dir=Path(out_dir) / f"certify-{b}{tag}-{nets}")
+        study = Path(out_dir) / certify_dir(b, design, tag, nets)
+        run = {"n_jobs": n_jobs, "chunk_size": chunk_size, "backend": backend,
+               "scheduler": scheduler, "progress": progress, "out_dir": study}
+        if design == "same-seat":
+            base = Experiment(game, config=dict(options or {}), policies="heuristic",
+                              size=units, seed=seed)
+            found = comparison(base, net, b, seats=seats, **run)
+        else:
+            base = Experiment(game, config=dict(options or {}), policies=b, size=units,
+                              seed=seed)
+            found = duplicate_comparison(base, net, b, seats=seats, **run)
         out[b] = {"mean": found.difference.value, "low": found.difference.low,
                   "high": found.difference.high, "n": found.n, "p_value": found.p_value,
                   "net_mean": found.a.value, "opponent_mean": found.b.value}
@@ -386,14 +406,15 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
             nets=nets,
             scheduler=scheduler, progress=progress)
     doc = {"game": game.name, "options": dict(options or {}), "units": units, "seed": seed,
-           "seats": list(seats),
+           "design": design, "seats": list(seats),
            "weights": net["params"]["weights"],
            "against": {k: v for k, v in out.items() if k != "regret"},
            "double_dummy_regret": out.get("regret", []),
            "seconds": time.perf_counter() - began}
     from simulators.core.files import write_atomically
 
-    write_atomically(Path(out_dir) / f"certificate{tag}.json", json.dumps(doc, indent=1))
+    name = f"certificate{'-same-seat' if design == 'same-seat' else ''}{tag}.json"
+    write_atomically(Path(out_dir) / name, json.dumps(doc, indent=1))
     return doc
 
 

@@ -24,10 +24,11 @@ Pieces (the keys of the JSON's ``pieces``):
 * Five Crowns, per round number (``--fc-rounds``): ``net_vs_heuristic_r<R>`` and
   ``net_vs_lookahead_r<R>`` (``--lookahead-rounds``), 4 players.
 * ``net_in_pimc_seat`` / ``net_in_pimc_seat_<n>p``: the net and PIMC each at seat 0 of the
-  same ``--pimc-deals`` deals, the heuristic at the other seats (``tapisvert compare --a net
-  --b pimc --seats 0``): the paired difference, the design of PIMC's own gain over the
-  heuristic (``bench/pimc_strength.py``), so the three stand side by side. PIMC plays one
-  seat, not half the table: a fraction of the head-to-head piece's time.
+  same ``--pimc-deals`` deals, the heuristic at the other seats (``tapisvert learn GAME
+  certify --against pimc --design same-seat``): the paired difference, the design of
+  PIMC's own gain over the heuristic (``bench/pimc_strength.py``), so the three stand side
+  by side. PIMC plays one seat, not half the table: a fraction of the head-to-head piece's
+  time.
 * ``regret`` / ``regret_<n>p``: the double-dummy regret of card play of the heuristic,
   the net and PIMC, each at every seat of ``--regret-deals`` (default 2,000) deals.
 
@@ -135,8 +136,8 @@ def pieces(game: str, args) -> dict[str, dict]:
                                                "against": against, "weights_sha256": digest,
                                                "net_params": net_params}}
         if game in ("manille", "bianco-mano"):
-            argv = ["compare", game, "--a", "net", "--b", "pimc", "--seats", "0", "--deals",
-                    str(args.pimc_deals), *rules, "--seed", str(args.seed)]
+            argv = ["learn", game, "certify", "--deals", str(args.pimc_deals), "--against",
+                    "pimc", "--design", "same-seat", *rules, "--seed", str(args.seed)]
             out["net_in_pimc_seat" + suffix] = {
                 "kind": "certificate", "label": f"net in PIMC's seat{where}", "players": n,
                 "argv": argv, "against": SAME_SEAT,
@@ -166,10 +167,8 @@ def run_piece(game: str, name: str, piece: dict, args, runs_dir: Path) -> dict:
     for decision, path in shipped_weights(game).items():  # the net finds them side by side
         shutil.copyfile(path, study / f"weights-{decision}.npz")
     argv = [*piece["argv"], "--n-jobs", str(args.n_jobs), "--json"]
-    # certify keeps its studies beside the weights; a compare run wants a directory of its own
-    run_dir = study / "run" if piece["argv"][0] == "compare" else study
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "analysis.cli", *argv, "--out-dir", str(run_dir)],
+    done = subprocess.run([sys.executable, "-m", "analysis.cli", *argv, "--out-dir", str(study)],
                           stdout=subprocess.PIPE, text=True, cwd=ROOT)
     wall = time.perf_counter() - started
     if done.returncode != 0:
@@ -184,15 +183,9 @@ def run_piece(game: str, name: str, piece: dict, args, runs_dir: Path) -> dict:
               "wall_seconds": round(wall, 1), "n_jobs": args.n_jobs,
               "measured": datetime.now(UTC).isoformat(timespec="seconds"),
               "commit": _git_commit()}
-    if piece["argv"][0] == "compare":  # the same seat: one paired row, no rotation
-        paired = next(r for r in result["rows"] if r["row"] == "A - B paired")
-        a, b = result["rows"][0], result["rows"][1]
-        record["against"] = {piece["against"]: {
-            "mean": paired["mean"], "low": paired["low"], "high": paired["high"],
-            "n": paired["n"], "p_value": paired["p_value"], "net_mean": a["mean"],
-            "opponent_mean": b["mean"]}}
-    elif piece["kind"] == "certificate":
-        record["against"] = result["against"]
+    if piece["kind"] == "certificate":  # one opponent a piece, under the piece's key
+        (found,) = result["against"].values()
+        record["against"] = {piece["against"]: found}
     else:
         record["double_dummy_regret"] = result["double_dummy_regret"]
     shutil.rmtree(study, ignore_errors=True)

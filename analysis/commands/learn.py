@@ -20,6 +20,8 @@ from analysis.commands.study import run_options, run_parser
 from simulators.core.game import get_game
 from simulators.core.rng import DEFAULT_SEED
 
+DESIGNS = ("duplicate", "same-seat")  # analysis.learn.DESIGNS (not imported: a light parser)
+
 CERTIFY_SEED = DEFAULT_SEED + 1  # certificates on deals the labels never saw
 
 
@@ -84,19 +86,19 @@ def _train(args, game) -> dict:
 
 
 def _certify(args, game) -> dict:
-    from analysis.learn import certify, weights_digest
+    from analysis.learn import certify, certify_dir, weights_digest
 
     against = tuple(args.against.split(","))
     rules = _rules(args, game)
     tag = "".join(f"-{k}={v}" for k, v in sorted(rules.items()))
     nets = weights_digest(args.out_dir)  # the studies of these nets (analysis.learn.certify)
     for b in against:
-        _options(args, f"certify-{b}{tag}-{nets}")
-    options = _options(args, f"certify-{against[0]}{tag}-{nets}")
+        _options(args, certify_dir(b, args.design, tag, nets))
+    options = _options(args, certify_dir(against[0], args.design, tag, nets))
     regret = tuple(args.regret.split(",")) if args.regret else ()
     return certify(game, args.out_dir, units=getattr(args, game.units[0].name),
                    seed=args.seed, against=against, options=rules, regret=regret,
-                   regret_units=args.regret_deals or 0, **options)
+                   regret_units=args.regret_deals or 0, design=args.design, **options)
 
 
 def _rules(args, game) -> dict:
@@ -140,7 +142,9 @@ def _text(action: str, doc: dict) -> str:
                          f"{t['epoch']} of {t['epochs']} kept{held} -> {t['weights']}")
         return "\n".join(lines)
     rules = "".join(f", {k}={v}" for k, v in doc["options"].items())
-    lines = [f"{doc['game']}{rules}: net against each opponent, duplicate, {doc['units']:,} "
+    design = ("duplicate" if doc["design"] == "duplicate" else
+              "each in the same seat, the heuristic at the others")
+    lines = [f"{doc['game']}{rules}: net against each opponent, {design}, {doc['units']:,} "
              f"units of seed {doc['seed']} (net's seats {doc['seats']})"]
     for b, c in doc["against"].items():
         lines.append(f"  vs {b}: {c['mean']:+.3f} [{c['low']:+.3f}, {c['high']:+.3f}] per unit "
@@ -203,6 +207,11 @@ def add_parser(commands, scope, run_parent) -> None:
         cert.add_argument("--option", action="append", metavar="NAME=VALUE",
                           help="a rule option of the deals, repeatable")
         cert.add_argument("--players", type=int, help="the player count (a rule option)")
+        cert.add_argument("--design", choices=DESIGNS, default="duplicate",
+                          help="duplicate (default): the net at one partnership's seats (or "
+                               "seat 0) against the opponent at the others, seats rotated; "
+                               "same-seat: the net, then the opponent, at seat 0 of the same "
+                               "deals, the heuristic at the others")
         cert.add_argument("--against", default="heuristic",
                           help="comma-separated opponents (default heuristic; e.g. "
                                "heuristic,pimc)")

@@ -136,9 +136,9 @@ def test_bench_plans_each_certificate_with_the_shipped_weights_digest():
                              "rollout_players": (3,)})()
     manille = bench.pieces("manille", args)
     assert list(manille) == ["net_vs_heuristic", "net_vs_pimc", "net_in_pimc_seat", "regret"]
-    assert manille["net_in_pimc_seat"]["argv"] == ["compare", "manille", "--a", "net", "--b",
-                                                   "pimc", "--seats", "0", "--deals", "2000",
-                                                   "--seed", "2027"]
+    assert manille["net_in_pimc_seat"]["argv"] == ["learn", "manille", "certify", "--deals",
+                                                   "2000", "--against", "pimc", "--design",
+                                                   "same-seat", "--seed", "2027"]
     assert manille["net_vs_pimc"]["argv"] == ["learn", "manille", "certify", "--deals", "2000",
                                               "--against", "pimc", "--seed", "2027"]
     assert len(manille["regret"]["settings"]["weights_sha256"]) == 64

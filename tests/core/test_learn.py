@@ -173,3 +173,12 @@ def test_the_margin_keeps_the_base_answer_on_close_calls_and_asks_for_it_only_th
     assert play_gated(decision, net, obs, own_index, 0.5).tolist() == [1, 0, 0, 2, 2, 0, 0]
     assert np.concatenate(asked).tolist() == [0, 4, 5, 6]
     assert play_chosen(decision, net, obs).tolist() == [0, 0, 0, 2, 0, 0, 0]  # never asks
+
+
+def test_the_parser_offers_the_certificate_designs_the_study_knows():
+    """``learn certify --design`` lists its choices without importing the study (a light
+    parser): the two lists must be the same."""
+    from analysis import learn
+    from analysis.commands import learn as command
+
+    assert command.DESIGNS == learn.DESIGNS

@@ -158,6 +158,18 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
     assert set(regret) == {"heuristic", "net"} and regret["net"]["units"] == 4
     assert 4 * 16 <= regret["heuristic"]["card_plays"] <= 4 * 32
     assert 0 <= regret["net"]["share_giving_up"] <= 1 and regret["net"]["mean_points_given_up"] >= 0
+    done = run_cli(["learn", "manille", "certify", "--out-dir", str(out), "--deals", "20",
+                    "--design", "same-seat", "--json"])  # the net, then the heuristic, at seat 0
+    assert done.returncode == 0, done.stderr
+    same = json.loads(done.stdout)
+    assert same["design"] == "same-seat" and same["seats"] == [0]
+    assert (out / "certificate-same-seat.json").is_file()
+    done = run_cli(["compare", "manille", "--a", "net", "--a-param",
+                    f"weights={out / 'weights-card.npz'}", "--b", "heuristic", "--seats", "0",
+                    "--deals", "20", "--seed", str(cert["seed"]), "--json"])
+    paired = next(r for r in json.loads(done.stdout)["rows"] if r["row"] == "A - B paired")
+    assert same["against"]["heuristic"]["mean"] == pytest.approx(paired["mean"])
+    assert same["against"]["heuristic"]["n"] == paired["n"] == 20
     policy = L.NetPolicy(weights=str(out / "weights-card.npz"))
     assert policy.decision_net("choose") is not None  # found beside the card net
     assert L.NetPolicy(weights=str(out / "weights-card.npz"), auction=False
