@@ -76,8 +76,8 @@ SITE = gated_site("simulators.core.double_dummy", "solve")
 
 def _args(out_dir: Path | None, n_jobs: int = 2) -> list[str]:
     out = ["--out-dir", str(out_dir)] if out_dir is not None else []
-    return ["solve", "manille", "--deals", "240", "--seed", "11", "--n-jobs", str(n_jobs),
-            "--chunk-size", "30", "--no-progress", "--json", *out]
+    return ["solve", "manille", "--deals", "120", "--seed", "11", "--n-jobs", str(n_jobs),
+            "--chunk-size", "15", "--no-progress", "--json", *out]
 
 
 def _cli(out_dir: Path | None) -> list[str]:
@@ -103,7 +103,7 @@ def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monk
     clean = run_cli(_args(None, n_jobs=1), HERE)
     assert clean.returncode == 0, clean.stderr
     got, want = json.loads(resumed.stdout), json.loads(clean.stdout)
-    assert _values(got) == _values(want) and len(got["values"]) == 240
+    assert _values(got) == _values(want) and len(got["values"]) == 120
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["complete"] and len(manifest["sessions"]) == 2
     assert manifest["sessions"][-1]["chunks_run"] == 8 - kept
@@ -112,7 +112,6 @@ def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monk
 
 # ---------------------------------------------------------------- a table solved in waves
 
-TABLE_TIMING = ("seconds", "solver_seconds", "n_jobs")
 TABLE_SITE = gated_site("simulators.truc.solver.manche", "solve_states")
 
 
@@ -126,12 +125,8 @@ def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path
                                                                         monkeypatch):
     """Truc's equity table is waves of executor studies (``analysis.solve.solve_table``): a
     run held after its first wave (11-11), killed with SIGKILL and run again reads that wave
-    back and solves the second (10-11 with 11-10); the table is the one solved at once in
-    one process."""
-    from analysis.commands.common import json_value
-    from analysis.solve import solve_table
-    from simulators.core.game import SolveTableRun
-
+    back and solves the second (10-11 with 11-10); the table is the shipped one, bit for bit
+    (which a run at once makes: the slow test below), so no third solve is needed here."""
     monkeypatch.setenv("TAPISVERT_CACHE", str(tmp_path / "cache"))  # the states it stores
     site = tmp_path / "site"
     site.mkdir()
@@ -148,10 +143,7 @@ def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path
     first = json.loads((out / "wave-00" / "manifest.json").read_text())
     assert first["study"]["units"] == [[[11, 11]]]
     assert [s["chunks_run"] for s in first["sessions"]] == [1, 0]  # read back, not solved
-    run = SolveTableRun({"card_call": True, "target": 0.005, "lines": 2})
-    want = solve_table(get_game("truc"), run, progress=False)  # at once, in this process
-    strip = lambda doc: {k: v for k, v in doc.items() if k not in TABLE_TIMING}  # noqa: E731
-    assert strip(got) == json.loads(json.dumps(json_value(strip(want))))
+    assert (got["card_call"], got["target"], got["payoff"]) == (True, 0.005, "manche")
     solved = [(a, b) for a in range(12) for b in range(12)
               if got["win_probability"][a][b] is not None]
     assert solved == [(10, 11), (11, 10), (11, 11)]
@@ -170,6 +162,7 @@ def _same_as_shipped(doc, states) -> None:
     for a, b in states:
         assert doc["win_probability"][a][b] == shipped["win_probability"][a, b], (a, b)
         assert doc["exploitability"][a][b] == shipped["exploitability"][a, b], (a, b)
+        assert doc["iterations"][a][b] == shipped["iterations"][a][b], (a, b)
     budget = packed.shipped_index()["settings"]["budget"]
     for scores in [(11, 11)]:  # packing costs seconds at 11-11, minutes lower down
         mine = packed.pack_solved(scores, "manche", budget, equity=shipped["win_probability"])
