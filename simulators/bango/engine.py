@@ -98,7 +98,7 @@ def shuffled_decks(gen: np.random.Generator, size: int) -> np.ndarray:
     return deck[rng.permutations(gen, size, R.N_CARDS)]
 
 
-def bonus(colours: np.ndarray) -> np.ndarray:
+def bonus_by_rule(colours: np.ndarray) -> np.ndarray:
     """BG-8 colour bonus of sequences given their (..., 4) colour counts.
 
     The first count, from the top, held by exactly one colour; that is the
@@ -107,6 +107,21 @@ def bonus(colours: np.ndarray) -> np.ndarray:
     c = colours.astype(np.int16)
     same = (c[..., :, None] == c[..., None, :]).sum(axis=-1)  # colours sharing each count
     return np.where((same == 1) & (c > 0), c, 0).max(axis=-1)
+
+
+_COUNTS = R.N_VALUES + 1  # a colour's count in one sequence: 0..11 (one card per value)
+BONUS_TABLE = bonus_by_rule(np.stack(np.unravel_index(np.arange(_COUNTS ** R.N_COLOURS),
+                                                      (_COUNTS,) * R.N_COLOURS), axis=-1))
+""":func:`bonus_by_rule` of every (4,) colour count, indexed by the counts in base 12."""
+
+
+def bonus(colours: np.ndarray) -> np.ndarray:
+    """BG-8 colour bonus of sequences given their (..., 4) colour counts (each 0..11):
+    :func:`bonus_by_rule`, read from its table (a lookup costs a tenth of the rule's
+    comparisons on the learned player's small batches)."""
+    c = np.asarray(colours, np.int64)
+    return BONUS_TABLE[((c[..., 0] * _COUNTS + c[..., 1]) * _COUNTS + c[..., 2]) * _COUNTS
+                       + c[..., 3]]
 
 
 def board_points(seq_mask: np.ndarray, seq_colours: np.ndarray) -> np.ndarray:

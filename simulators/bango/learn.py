@@ -128,9 +128,13 @@ def view(obs, *, take: bool = False) -> View:
                 _BASE.take(obs) if take else np.zeros(b, np.uint16))
 
 
-def _bits(mask: np.ndarray, width: int = V) -> np.ndarray:
-    """(..., width) float32 0/1 of the low bits of integer masks."""
-    return ((np.asarray(mask, np.int64)[..., None] >> np.arange(width)) & 1).astype(np.float32)
+_BITS = ((np.arange(1 << V)[:, None] >> np.arange(V)) & 1).astype(np.float32)
+
+
+def _bits(mask: np.ndarray) -> np.ndarray:
+    """(..., V) float32 0/1 of the low V bits of integer masks (a table: the batches are
+    small, so the number of numpy calls is the cost)."""
+    return _BITS[np.asarray(mask, np.int64) & ((1 << V) - 1)]
 
 
 def unseen(v: View) -> np.ndarray:
@@ -140,13 +144,13 @@ def unseen(v: View) -> np.ndarray:
             - v.taken)
 
 
-def explosion_risk(v: View, hidden: np.ndarray) -> np.ndarray:
-    """(B,) the exact chance the next card explodes: the share of the unseen cards whose
-    value is already in the centre (every unseen card is equally likely next)."""
-    by_value = per_value(hidden)
-    present = centre_values(v.centre)
-    total = by_value.sum(axis=1)
-    return np.where(total > 0, (by_value * present).sum(axis=1) / np.maximum(total, 1), 0.0)
+def explosion_risk(hidden_by_value: np.ndarray, in_centre: np.ndarray) -> np.ndarray:
+    """(B,) the exact chance the next card explodes: the share of the unseen cards (per
+    value) whose value is already in the centre (``in_centre``, (B, 11) bool); every unseen
+    card is equally likely next."""
+    total = hidden_by_value.sum(axis=1)
+    return np.where(total > 0, (hidden_by_value * in_centre).sum(axis=1)
+                    / np.maximum(total, 1), 0.0)
 
 
 def _ends(mask: np.ndarray) -> np.ndarray:
@@ -173,11 +177,12 @@ def common_features(v: View) -> np.ndarray:
     others_mask = v.seq_mask[:, 1:]
     others_ends = np.bitwise_or.reduce(_ends(others_mask).reshape(b, -1), axis=1)
     own_ends = np.bitwise_or.reduce(_ends(own_mask), axis=1)
-    in_centre = centre_values(v.centre) & (by_value[:, 1:, :C].sum(axis=2) > 0)  # coloured ones
+    values_in_centre = centre_values(v.centre)
+    in_centre = values_in_centre & (by_value[:, 1:, :C].sum(axis=2) > 0)  # coloured ones
     held = per_value(v.hand)
     hidden_by_value = per_value(hidden)
     fit_bits = _bits(fit)
-    chance_fit = (hidden_by_value * fit_bits * ~centre_values(v.centre)).sum(axis=1) \
+    chance_fit = (hidden_by_value * fit_bits * ~values_in_centre).sum(axis=1) \
         / np.maximum(hidden_by_value.sum(axis=1), 1)
     board = board_points(own_mask, own_col).astype(np.float32)  # his sequences' BG-8 points
     n = np.asarray(v.n_players, np.int64)
@@ -194,7 +199,8 @@ def common_features(v: View) -> np.ndarray:
         np.stack([np.asarray(v.centre_len, np.float32) / 12.0,
                   np.asarray(v.stock_left, np.float32) / 99.0,
                   np.asarray(v.free_discard, np.float32),
-                  explosion_risk(v, hidden).astype(np.float32), fitting / 12.0,
+                  explosion_risk(hidden_by_value, values_in_centre).astype(np.float32),
+                  fitting / 12.0,
                   chance_fit.astype(np.float32),
                   size / 20.0, board / 30.0,
                   np.asarray(v.n_open[:, 0], np.float32) / 3.0], axis=1),

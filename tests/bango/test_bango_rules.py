@@ -377,7 +377,14 @@ def test_bg8_colour_bonus_tie_rule_cases():
 
 
 def test_bg8_engine_bonus_equals_referee_on_every_colour_count():
-    counts = np.array(list(product(range(6), repeat=4)), dtype=np.int8)
+    """The engine reads BG-8's bonus from a table: it is the referee's for every count of
+    the four colours a sequence can hold (11 cards at most), and the rule's formula's."""
+    from simulators.bango.engine import bonus_by_rule
+
+    counts = np.array([c for c in product(range(12), repeat=4) if sum(c) <= R.N_VALUES],
+                      dtype=np.int8)
+    assert len(counts) == 1365  # C(15, 4): four counts summing to at most 11
+    assert np.array_equal(bonus(counts), bonus_by_rule(counts))
     engine_bonus = bonus(counts)
     for row, b in zip(counts, engine_bonus, strict=True):
         cards = [R.kind(1, c) for c in range(4) for _ in range(row[c])]
