@@ -101,7 +101,8 @@ def play_gated(decision: Decision, net, obs, own_index, margin: float) -> np.nda
     index = legal.argmax(axis=1)
     rows = np.flatnonzero(legal.sum(axis=1) > 1)
     if len(rows):
-        sub, ok = _rows_of(obs, rows, len(legal)), legal[rows]
+        sub = obs if len(rows) == len(legal) else _rows_of(obs, rows, len(legal))
+        ok = legal[rows]
         scores = np.where(ok, net.scores(decision.features(sub)), -np.inf)
         best = scores.argmax(axis=1)
         close = np.flatnonzero(scores.max(axis=1) - np.partition(scores, -2, axis=1)[:, -2]
