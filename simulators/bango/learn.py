@@ -42,7 +42,7 @@ import numpy as np
 
 from simulators.bango import _heuristic_kernel as compiled_heuristic
 from simulators.bango import rules as R
-from simulators.bango.engine import board_points
+from simulators.bango.engine import BONUS_TABLE, board_points
 from simulators.bango.observations import CENTRE_SIZE, centre_counts, centre_values, per_value
 from simulators.bango.policies import (
     HeuristicPolicy,
@@ -159,8 +159,30 @@ def _ends(mask: np.ndarray) -> np.ndarray:
     return ((m << 1) | (m >> 1)) & ~m & ((1 << V) - 1) * (m != 0)
 
 
+def _features_kernel():
+    """The features' kernel module, jitted once per process (numba, ``cache=True``)."""
+    from simulators.bango import _features_kernel as K
+    from simulators.core.jit import jit_once
+
+    jit_once(vars(K), K.KERNEL_NAMES)
+    return K
+
+
 def common_features(v: View) -> np.ndarray:
-    """(B, N_COMMON) float32 (see the module docstring)."""
+    """(B, N_COMMON) float32 (see the module docstring): :func:`common_features_by_numpy`,
+    computed by a compiled pass over the rows (``_features_kernel.py``), the same bits."""
+    i64 = lambda a: np.ascontiguousarray(a, np.int64)  # noqa: E731
+    out = np.empty((len(v.hand), N_COMMON), np.float32)
+    _features_kernel()._k_common_features(
+        i64(v.hand), i64(v.centre), i64(v.centre_len), i64(v.public), i64(v.taken),
+        i64(v.seq_mask), i64(v.seq_colours), i64(v.n_open), i64(v.hand_sizes),
+        i64(v.known_sizes), i64(v.stock_left), i64(v.n_players), i64(v.free_discard), COPIES,
+        BONUS_TABLE, out)
+    return out
+
+
+def common_features_by_numpy(v: View) -> np.ndarray:
+    """(B, N_COMMON) float32 (see the module docstring): the features' definition, in numpy."""
     b = len(v.hand)
     hand = np.asarray(v.hand, np.float32)
     hidden = unseen(v)

@@ -73,6 +73,21 @@ def test_the_view_is_the_deciders_and_a_snapshot_gives_the_same_features(n_playe
         assert decision.features(obs).shape == (len(rows), decision.n_features)
 
 
+@pytest.mark.parametrize("n_players", [2, 4, 5])
+def test_the_compiled_features_are_the_numpy_definitions_bit_for_bit(n_players):
+    """``common_features`` (a compiled pass over the rows) writes exactly what
+    ``common_features_by_numpy`` writes, on every decision's states of real games."""
+    keep = Keep()
+    simulate_games(R.BangoConfig(n_players=n_players), keep, 60, seed=30 + n_players)
+    rows = 0
+    for name, obs in keep.seen:
+        v = L.view(obs, take=name == "take")
+        got, want = L.common_features(v), L.common_features_by_numpy(v)
+        assert got.dtype == want.dtype == np.float32 and np.array_equal(got, want), name
+        rows += len(got)
+    assert rows > 2000
+
+
 def test_known_is_given_only_to_a_table_that_wants_it():
     seen = []
 
