@@ -43,7 +43,8 @@ def _write_bits(out, i, o, mask):
 def _k_common_features(hand, centre, centre_len, public, taken, seq_mask, seq_colours, n_open,
                        hand_sizes, known_sizes, stock_left, n_players, free_discard, copies,
                        bonus_table, out):
-    """``out[i]``: row ``i``'s common features; every input int64 (``free_discard`` 0/1)."""
+    """``out[i]``: row ``i``'s common features (integer inputs of any width, read as int64;
+    ``free_discard`` bool)."""
     n_rows = hand.shape[0]
     in_centre_kind = np.zeros(N_KINDS, np.int64)
     hidden = np.zeros(N_KINDS, np.int64)
@@ -59,7 +60,7 @@ def _k_common_features(hand, centre, centre_len, public, taken, seq_mask, seq_co
         value_in_centre[:] = 0
         coloured_in_centre[:] = 0
         for j in range(centre.shape[1]):
-            k = centre[i, j]
+            k = np.int64(centre[i, j])
             if k >= 0:
                 in_centre_kind[k] += 1
                 value, group = k % N_VALUES, k // N_VALUES
@@ -75,27 +76,28 @@ def _k_common_features(hand, centre, centre_len, public, taken, seq_mask, seq_co
             coloured = 0
             for g in range(N_GROUPS):
                 k = g * N_VALUES + v
-                hidden[k] = copies[k] - hand[i, k] - public[i, k] - in_centre_kind[k] \
-                    - taken[i, k]
-                held[v] += hand[i, k]
+                h = np.int64(hand[i, k])
+                hidden[k] = copies[k] - h - np.int64(public[i, k]) - in_centre_kind[k] \
+                    - np.int64(taken[i, k])
+                held[v] += h
                 hidden_by_value[v] += hidden[k]
                 if g < 4:
-                    coloured += hand[i, k]
+                    coloured += h
             if coloured > 0:
                 held_mask |= 1 << v
-            if coloured >= 2 or hand[i, N_COLOURED + v] > 0:
+            if coloured >= 2 or np.int64(hand[i, N_COLOURED + v]) > 0:
                 dead |= 1 << v
         own_ends = 0
         for s in range(N_SLOTS):
-            own_ends |= _ends(seq_mask[i, 0, s])
+            own_ends |= _ends(np.int64(seq_mask[i, 0, s]))
         neighbours = 0
-        if n_open[i, 0] < MAX_SEQUENCES:
+        if np.int64(n_open[i, 0]) < MAX_SEQUENCES:
             neighbours = ((held_mask << 1) | (held_mask >> 1)) & FULL
         fit = (own_ends | neighbours) & ~held_mask & FULL
         others_ends = 0
         for r in range(1, MAX_PLAYERS):
             for s in range(N_SLOTS):
-                others_ends |= _ends(seq_mask[i, r, s])
+                others_ends |= _ends(np.int64(seq_mask[i, r, s]))
         o = 0
         for k in range(N_KINDS):
             out[i, o + k] = np.float32(hand[i, k]) / two
@@ -107,7 +109,7 @@ def _k_common_features(hand, centre, centre_len, public, taken, seq_mask, seq_co
             out[i, o + k] = np.float32(taken[i, k])
         o += N_KINDS
         for s in range(N_SLOTS):
-            o = _write_bits(out, i, o, seq_mask[i, 0, s])
+            o = _write_bits(out, i, o, np.int64(seq_mask[i, 0, s]))
         for s in range(N_SLOTS):
             for c in range(4):
                 out[i, o] = np.float32(seq_colours[i, 0, s, c]) / np.float32(11.0)
@@ -149,19 +151,21 @@ def _k_common_features(hand, centre, centre_len, public, taken, seq_mask, seq_co
                 fitting_unseen += hidden_by_value[v]
         fitting = 0  # the centre's cards that fit (blacks never do)
         for j in range(centre.shape[1]):
-            k = centre[i, j]
+            k = np.int64(centre[i, j])
             if 0 <= k < N_COLOURED and (fit >> (k % N_VALUES)) & 1:
                 fitting += 1
         for k in range(N_KINDS):
-            size += hand[i, k]
+            size += np.int64(hand[i, k])
         board = 0  # his sequences' BG-8 points
         for s in range(N_SLOTS):
-            m = seq_mask[i, 0, s]
+            m = np.int64(seq_mask[i, 0, s])
             while m:
                 board += m & 1
                 m >>= 1
-            c = seq_colours[i, 0, s]
-            board += bonus_table[((c[0] * 12 + c[1]) * 12 + c[2]) * 12 + c[3]]
+            index = 0
+            for c in range(4):
+                index = index * 12 + np.int64(seq_colours[i, 0, s, c])
+            board += bonus_table[index]
         out[i, o] = np.float32(centre_len[i]) / np.float32(12.0)
         out[i, o + 1] = np.float32(stock_left[i]) / np.float32(99.0)
         out[i, o + 2] = np.float32(free_discard[i])

@@ -117,13 +117,15 @@ def view(obs, *, take: bool = False) -> View:
     if obs.known is None:
         raise ValueError("the Bango observation has no 'known' field: the policy that "
                          "reads it must set wants_known = True")
-    known = _by_relation(obs.known, seat)
+    known = np.asarray(obs.known)  # (B, n, 55) what each seat's takes showed
+    own_known = known[np.arange(b), np.asarray(seat, np.int64)]
     n = np.full(b, obs.n_players, np.int8)
     return View(np.zeros(b, np.int8), obs.hand, obs.centre, obs.centre_len, obs.revealed,
                 obs.exploded, _by_relation(obs.seq_mask, seat),
                 _by_relation(obs.seq_colours, seat), _by_relation(obs.n_open, seat),
                 _by_relation(obs.hand_sizes, seat),
-                known.sum(axis=2, dtype=np.int16), known[:, 1:].sum(axis=1, dtype=np.int16),
+                _by_relation(known.sum(axis=2, dtype=np.int16), seat),
+                known.sum(axis=1, dtype=np.int16) - own_known,  # the others' (no roll needed)
                 obs.public, obs.stock_left, n, np.full(b, obs.free_discard, bool),
                 _BASE.take(obs) if take else np.zeros(b, np.uint16))
 
@@ -171,13 +173,14 @@ def _features_kernel():
 def common_features(v: View) -> np.ndarray:
     """(B, N_COMMON) float32 (see the module docstring): :func:`common_features_by_numpy`,
     computed by a compiled pass over the rows (``_features_kernel.py``), the same bits."""
-    i64 = lambda a: np.ascontiguousarray(a, np.int64)  # noqa: E731
-    out = np.empty((len(v.hand), N_COMMON), np.float32)
+    c = np.ascontiguousarray  # each field in its own dtype: numba compiles for it, no copies
+    b = len(v.hand)
+    out = np.empty((b, N_COMMON), np.float32)
     _features_kernel()._k_common_features(
-        i64(v.hand), i64(v.centre), i64(v.centre_len), i64(v.public), i64(v.taken),
-        i64(v.seq_mask), i64(v.seq_colours), i64(v.n_open), i64(v.hand_sizes),
-        i64(v.known_sizes), i64(v.stock_left), i64(v.n_players), i64(v.free_discard), COPIES,
-        BONUS_TABLE, out)
+        c(v.hand), c(v.centre), c(np.broadcast_to(v.centre_len, b)), c(v.public), c(v.taken),
+        c(v.seq_mask), c(v.seq_colours), c(v.n_open), c(v.hand_sizes), c(v.known_sizes),
+        c(np.broadcast_to(v.stock_left, b)), c(np.broadcast_to(v.n_players, b)),
+        c(np.broadcast_to(v.free_discard, b)), COPIES, BONUS_TABLE, out)
     return out
 
 
