@@ -354,9 +354,13 @@ and then the opponent at seat 0 of the same units, the heuristic at the others (
 of a strong player's own gain over the heuristic, e.g. PIMC's), a paired difference."""
 
 
+def _design_tag(design: str) -> str:
+    return "" if design == "duplicate" else f"-{design}"
+
+
 def certify_dir(opponent: str, design: str, tag: str, nets: str) -> str:
     """The study directory (in the out-dir) of the net against ``opponent``."""
-    return f"certify-{'same-seat-' if design == 'same-seat' else ''}{opponent}{tag}-{nets}"
+    return f"certify{_design_tag(design)}-{opponent}{tag}-{nets}"
 
 
 def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
@@ -388,14 +392,11 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
         study = Path(out_dir) / certify_dir(b, design, tag, nets)
         run = {"n_jobs": n_jobs, "chunk_size": chunk_size, "backend": backend,
                "scheduler": scheduler, "progress": progress, "out_dir": study}
-        if design == "same-seat":
-            base = Experiment(game, config=dict(options or {}), policies="heuristic",
-                              size=units, seed=seed)
-            found = comparison(base, net, b, seats=seats, **run)
-        else:
-            base = Experiment(game, config=dict(options or {}), policies=b, size=units,
-                              seed=seed)
-            found = duplicate_comparison(base, net, b, seats=seats, **run)
+        same_seat = design == "same-seat"  # the others: the heuristic, else the opponent
+        base = Experiment(game, config=dict(options or {}),
+                          policies="heuristic" if same_seat else b, size=units, seed=seed)
+        found = (comparison if same_seat else duplicate_comparison)(base, net, b, seats=seats,
+                                                                    **run)
         out[b] = {"mean": found.difference.value, "low": found.difference.low,
                   "high": found.difference.high, "n": found.n, "p_value": found.p_value,
                   "net_mean": found.a.value, "opponent_mean": found.b.value}
@@ -413,8 +414,8 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
            "seconds": time.perf_counter() - began}
     from simulators.core.files import write_atomically
 
-    name = f"certificate{'-same-seat' if design == 'same-seat' else ''}{tag}.json"
-    write_atomically(Path(out_dir) / name, json.dumps(doc, indent=1))
+    write_atomically(Path(out_dir) / f"certificate{_design_tag(design)}{tag}.json",
+                     json.dumps(doc, indent=1))
     return doc
 
 
