@@ -17,9 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 N_VALUES = 11
-N_GROUPS = 5  # four colours, then black
+N_COLOURS = 4
+N_GROUPS = N_COLOURS + 1  # the colours, then black
+BASE = N_VALUES + 1  # a colour's count in a sequence, 0..11: the bonus table's digits
 N_KINDS = N_VALUES * N_GROUPS
-N_COLOURED = 4 * N_VALUES
+N_COLOURED = N_COLOURS * N_VALUES
 N_SLOTS = 3
 MAX_PLAYERS = 5
 FULL = (1 << N_VALUES) - 1
@@ -56,7 +58,7 @@ def _count_row(hand, centre, public, taken, copies, i, in_centre_kind, hidden, h
             value, group = k % N_VALUES, k // N_VALUES
             by_value[value, group] = 1
             value_in_centre[value] = 1
-            if group < 4:
+            if group < N_COLOURS:
                 coloured_in_centre[value] = 1
     held_mask, dead = 0, 0
     for v in range(N_VALUES):
@@ -70,7 +72,7 @@ def _count_row(hand, centre, public, taken, copies, i, in_centre_kind, hidden, h
                 - np.int64(taken[i, k])
             held[v] += h
             hidden_by_value[v] += hidden[k]
-            if g < 4:
+            if g < N_COLOURS:
                 coloured += h
         if coloured > 0:
             held_mask |= 1 << v
@@ -105,8 +107,8 @@ def _write_summary(out, i, o, hand, centre, centre_len, seq_mask, seq_colours, n
             board += m & 1
             m >>= 1
         index = 0
-        for c in range(4):
-            index = index * 12 + np.int64(seq_colours[i, 0, s, c])
+        for c in range(N_COLOURS):
+            index = index * BASE + np.int64(seq_colours[i, 0, s, c])
         board += bonus_table[index]
     out[i, o] = np.float32(centre_len[i]) / np.float32(12.0)
     out[i, o + 1] = np.float32(stock_left[i]) / np.float32(99.0)
@@ -164,7 +166,7 @@ def _k_common_features(hand, centre, centre_len, public, taken, seq_mask, seq_co
         for s in range(N_SLOTS):
             o = _write_bits(out, i, o, np.int64(seq_mask[i, 0, s]))
         for s in range(N_SLOTS):
-            for c in range(4):
+            for c in range(N_COLOURS):
                 out[i, o] = np.float32(seq_colours[i, 0, s, c]) / np.float32(11.0)
                 o += 1
         o = _write_bits(out, i, o, fit)
@@ -199,6 +201,7 @@ def _k_common_features(hand, centre, centre_len, public, taken, seq_mask, seq_co
         _write_summary(out, i, o, hand, centre, centre_len, seq_mask, seq_colours, n_open,
                        stock_left, n_players, free_discard, bonus_table, fit, hidden_by_value,
                        value_in_centre)
+
 
 KERNEL_NAMES = ("_ends", "_write_bits", "_count_row", "_write_summary",
                 "_k_common_features")

@@ -174,13 +174,11 @@ def common_features(v: View) -> np.ndarray:
     """(B, N_COMMON) float32 (see the module docstring): :func:`common_features_by_numpy`,
     computed by a compiled pass over the rows (``_features_kernel.py``), the same bits."""
     c = np.ascontiguousarray  # each field in its own dtype: numba compiles for it, no copies
-    b = len(v.hand)
-    out = np.empty((b, N_COMMON), np.float32)
+    out = np.empty((len(v.hand), N_COMMON), np.float32)
     _features_kernel()._k_common_features(
-        c(v.hand), c(v.centre), c(np.broadcast_to(v.centre_len, b)), c(v.public), c(v.taken),
-        c(v.seq_mask), c(v.seq_colours), c(v.n_open), c(v.hand_sizes), c(v.known_sizes),
-        c(np.broadcast_to(v.stock_left, b)), c(np.broadcast_to(v.n_players, b)),
-        c(np.broadcast_to(v.free_discard, b)), COPIES, BONUS_TABLE, out)
+        c(v.hand), c(v.centre), c(v.centre_len), c(v.public), c(v.taken), c(v.seq_mask),
+        c(v.seq_colours), c(v.n_open), c(v.hand_sizes), c(v.known_sizes), c(v.stock_left),
+        c(v.n_players), c(v.free_discard), COPIES, BONUS_TABLE, out)
     return out
 
 
