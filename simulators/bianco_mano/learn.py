@@ -60,6 +60,10 @@ MAX_SEATS, MAX_TRICKS = 5, max(R.HAND_SIZE.values())
 N_BLOCKS = 2 + MAX_SEATS + (MAX_SEATS - 1) + 5
 N_FLAGS = 3 + MAX_SEATS + MAX_TRICKS + 4 + 1 + 1 + MAX_SEATS + 1 + 1 + 1
 N_CARD_FEATURES = N_BLOCKS * C.N_CARDS + N_FLAGS
+# the blocks after the hand, the legal cards, the play and the trick: the unseen cards, then
+# the card holding the trick, the turned card, the called one, the espion
+_UNSEEN_BLOCK = 2 + MAX_SEATS + (MAX_SEATS - 1)
+FULL_MASK = (1 << 32) - 1
 SNAPSHOT = ("hand", "legal", "seat", "dominant", "position", "trick", "table", "played",
             "winning_card", "led_family", "winner_is_ally", "taker", "on_taker_side",
             "n_players", "plays", "leaders", "turned", "called", "bonus", "own_espion")
@@ -95,7 +99,7 @@ def _card_blocks(obs) -> np.ndarray:
     blocks[rows, 2 + relation[rows, t, j], plays[rows, t, j]] = 1.0
     rows, t, j = np.nonzero(shown & (trick_no == current[:, None, None]) & (relation > 0))
     blocks[rows, 1 + MAX_SEATS + relation[rows, t, j], plays[rows, t, j]] = 1.0
-    k = 2 + MAX_SEATS + MAX_SEATS - 1
+    k = _UNSEEN_BLOCK
     espion = C.mask_bits(per_row(obs, "own_espion", 0))
     blocks[:, 0], blocks[:, 1] = C.mask_bits(obs.hand), C.mask_bits(obs.legal)
     blocks[:, k] = 1.0 - np.maximum(np.maximum(blocks[:, 0], C.mask_bits(obs.played)), espion)
@@ -108,14 +112,45 @@ def _card_blocks(obs) -> np.ndarray:
 
 
 def card_features(obs) -> np.ndarray:
-    """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
+    """(B, N_CARD_FEATURES) float32 (see the module docstring): the card blocks of
+    :func:`card_features_by_numpy` written by one compiled pass over the rows (the core's
+    ``write_card_blocks``), the same bits."""
+    b = len(obs.hand)
+    out = np.zeros((b, N_CARD_FEATURES), np.float32)
+    plays, leaders = _padded_play(obs)
+    hand = np.asarray(obs.hand).astype(np.int64)
+    espion = per_row(obs, "own_espion", 0)
+    unseen = ~(hand | np.asarray(obs.played).astype(np.int64) | espion) & FULL_MASK
+    k = _UNSEEN_BLOCK
+    C.write_card_blocks(
+        out, obs.dominant, {0: hand, 1: obs.legal, k: unseen, k + 4: espion},
+        {k + 1: per_row(obs, "winning_card"), k + 2: per_row(obs, "turned"),
+         k + 3: per_row(obs, "called")}, plays, leaders, obs.seat, per_row(obs, "trick"),
+        n_seats=per_row(obs, "n_players"), step=1, played_at=2,
+        trick_at=1 + MAX_SEATS)  # BM-8: play turns clockwise, up the seat numbers
+    _write_flags(out[:, N_BLOCKS * C.N_CARDS:], obs)
+    return out
+
+
+def card_features_by_numpy(obs) -> np.ndarray:
+    """(B, N_CARD_FEATURES) float32: the features' definition, in numpy (the nets were
+    trained on it; :func:`card_features` writes the same bits faster)."""
+    b = len(obs.hand)
+    out = np.zeros((b, N_CARD_FEATURES), np.float32)
+    out[:, :N_BLOCKS * C.N_CARDS] = C.canonical_blocks(_card_blocks(obs),
+                                                       obs.dominant).reshape(b, -1)
+    _write_flags(out[:, N_BLOCKS * C.N_CARDS:], obs)
+    return out
+
+
+def _write_flags(flags: np.ndarray, obs) -> None:
+    """The features after the card blocks (module docstring), into ``flags`` (B, N_FLAGS)
+    zeros."""
     dominant = np.asarray(obs.dominant, np.int64)
     b = len(dominant)
-    blocks = C.canonical_blocks(_card_blocks(obs), dominant)
     rows = np.arange(b)
     n, taker = per_row(obs, "n_players"), per_row(obs, "taker")
     seat = np.asarray(obs.seat, np.int64)
-    flags = np.zeros((b, N_FLAGS), np.float32)
     flags[rows, n - 3] = 1.0
     flags[rows, 3 + per_row(obs, "position")] = 1.0
     flags[rows, 3 + MAX_SEATS + per_row(obs, "trick")] = 1.0
@@ -131,7 +166,6 @@ def card_features(obs) -> np.ndarray:
     flags[:, at + 1] = per_row(obs, "bonus", 0)
     points = card_points(dominant).astype(np.float32)  # (B, 32): BM-1
     flags[:, at + 2] = (C.mask_bits(obs.table) * points).sum(axis=1) / 10.0
-    return np.concatenate([blocks.reshape(b, -1), flags], axis=1)
 
 
 def card_legal(obs) -> np.ndarray:

@@ -48,7 +48,9 @@ from simulators.manille.solver import CARD_POINTS
 GAME = "manille"
 DATA = Path(__file__).parent / "data"
 SHIPPED = DATA / "net_card.npz"
-N_CARD_FEATURES = 32 * 11 + 4 + 1 + 4 + 8 + 1 + 3 + 1 + 1 + 3 * 4
+N_BLOCKS = 11
+N_CARD_FEATURES = 32 * N_BLOCKS + 4 + 1 + 4 + 8 + 1 + 3 + 1 + 1 + 3 * 4
+FULL_MASK = (1 << 32) - 1
 SNAPSHOT = ("hand", "legal", "seat", "trump", "position", "trick", "table", "played",
             "winning_card", "led_suit", "taking", "contre_level", "partner_holds", "plays",
             "leaders")
@@ -99,13 +101,37 @@ def _voids(obs) -> np.ndarray:
 
 
 def card_features(obs) -> np.ndarray:
-    """(B, N_CARD_FEATURES) float32 (see the module docstring)."""
+    """(B, N_CARD_FEATURES) float32 (see the module docstring): the card blocks of
+    :func:`card_features_by_numpy` written by one compiled pass over the rows (the core's
+    ``write_card_blocks``), the same bits."""
+    b = len(obs.hand)
+    out = np.zeros((b, N_CARD_FEATURES), np.float32)
+    hand = np.asarray(obs.hand).astype(np.int64)
+    unseen = ~(hand | np.asarray(obs.played).astype(np.int64)) & FULL_MASK
+    C.write_card_blocks(out, obs.trump, {0: hand, 1: obs.legal, 9: unseen},
+                        {10: obs.winning_card}, np.reshape(obs.plays, (b, 8, 4)),
+                        np.reshape(obs.leaders, (b, 8)), obs.seat, per_row(obs, "trick"),
+                        n_seats=4, step=-1, played_at=2, trick_at=5)  # MA-5: s plays, s - 1 next
+    _write_flags(out[:, N_BLOCKS * C.N_CARDS:], obs)
+    return out
+
+
+def card_features_by_numpy(obs) -> np.ndarray:
+    """(B, N_CARD_FEATURES) float32: the features' definition, in numpy (the nets were
+    trained on it; :func:`card_features` writes the same bits faster)."""
+    b = len(obs.hand)
+    out = np.zeros((b, N_CARD_FEATURES), np.float32)
+    out[:, :N_BLOCKS * C.N_CARDS] = C.canonical_blocks(_card_blocks(obs), obs.trump).reshape(b, -1)
+    _write_flags(out[:, N_BLOCKS * C.N_CARDS:], obs)
+    return out
+
+
+def _write_flags(flags: np.ndarray, obs) -> None:
+    """The features after the card blocks (module docstring), into ``flags`` (B, 35) zeros."""
     trump = np.asarray(obs.trump, np.int64)
     b = len(trump)
-    blocks = C.canonical_blocks(_card_blocks(obs), trump)
     led = np.asarray(obs.led_suit, np.int64)
     led_canonical = np.where(led >= 0, C.CANONICAL[trump, np.maximum(led, 0)] % 4, 0)
-    flags = np.zeros((b, N_CARD_FEATURES - 11 * C.N_CARDS), np.float32)
     rows = np.arange(b)
     flags[rows[led >= 0], led_canonical[led >= 0]] = 1.0
     flags[:, 4] = trump == R.SANS_ATOUT
@@ -120,7 +146,6 @@ def card_features(obs) -> np.ndarray:
     np.put_along_axis(voids, np.broadcast_to(suit_order[:, None, :], (b, 3, 4)), _voids(obs),
                       axis=2)
     flags[:, 23:35] = voids.reshape(b, 12)
-    return np.concatenate([blocks.reshape(b, -1), flags], axis=1)
 
 
 def card_legal(obs) -> np.ndarray:

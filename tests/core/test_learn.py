@@ -106,6 +106,32 @@ def test_canonical_blocks_is_the_canonical_order_of_every_column():
     assert np.array_equal(blocks[trump == 4], C.canonical_blocks(blocks, trump)[trump == 4])
 
 
+def test_the_card_blocks_kernel_writes_a_hand_made_deal():
+    """Two rows, four seats, play going down the seat numbers (step -1): row 0 (trump 1: its
+    suits 0 and 1 swap places) is seat 2 at trick 1 after trick 0 was led by seat 3 and
+    trick 1 by seat 1; row 1 (no trump) sits at trick 0, nothing played."""
+    plays = np.full((2, 8, 4), -1)
+    plays[0, 0] = [4 * 0 + 1, 4 * 2 + 1, 4 * 7 + 0, 4 * 3 + 1]  # seats 3, 2, 1, 0
+    plays[0, 1, 0] = 4 * 5 + 2  # seat 1 leads trick 1
+    leaders = np.full((2, 8), -1)
+    leaders[0, :2] = [3, 1]
+    leaders[1, 0] = 0
+    out = np.zeros((2, 12 * 32), np.float32)
+    C.write_card_blocks(out, np.array([1, 4]), {0: np.array([1 << 9, 1 << 31]), 3: 0},
+                        {11: np.array([4 * 5 + 2, -1])}, plays, leaders, np.array([2, 0]),
+                        np.array([1, 0]), n_seats=4, step=-1, played_at=4, trick_at=7)
+    want = np.zeros((2, 12, 32), np.float32)
+    want[0, 0, 4 * 2 + 0] = 1.0  # card 9 (rank 2, suit 1) is canonical suit 0
+    want[1, 0, 31] = 1.0
+    # trick 0 led by seat 3: seat 3 is relation (3 - 2) % 4 = 1, seat 2 is 0, seat 1 is 3,
+    # seat 0 is 2; suit 1 -> 0, suit 0 -> 1
+    want[0, 4 + 1, 4 * 0 + 0] = want[0, 4 + 0, 4 * 2 + 0] = 1.0
+    want[0, 4 + 3, 4 * 7 + 1] = want[0, 4 + 2, 4 * 3 + 0] = 1.0
+    want[0, 4 + 3, 4 * 5 + 2] = want[0, 7 + 3, 4 * 5 + 2] = 1.0  # trick 1: seat 1, relation 3
+    want[0, 11, 4 * 5 + 2] = 1.0
+    assert np.array_equal(out, want.reshape(2, -1))
+
+
 def test_the_fitted_values_are_centred_and_clipped_below_the_best():
     """Row [3, -47, 1, illegal]: centred on the legal mean -43/3; with clip 10 the -47 is
     fitted as 3 - 10 = -7 first (mean -1): the hopeless action no longer dominates."""

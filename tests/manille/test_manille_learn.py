@@ -59,6 +59,25 @@ def test_the_card_features_read_the_batch_as_the_rules_say():
         assert (L.card_features(L.restore(snap)) == f).all()  # labels keep the obs
 
 
+@pytest.mark.parametrize("behaviour", ["heuristic", "net"])
+def test_the_compiled_card_blocks_are_the_numpy_definition_bit_for_bit(behaviour):
+    """``card_features`` (its card blocks one compiled pass) writes exactly what
+    ``card_features_by_numpy`` writes, on every card play of 200 deals, and on their
+    snapshots (the labels' rows)."""
+    keep = KeepObservations()
+    policy = HeuristicPolicy() if behaviour == "heuristic" else L.NetPolicy()
+    simulate_deals(R.ManilleConfig(), L.RecordingPolicy(policy, keep), 200, seed=8)
+    rows = 0
+    for obs in keep.seen:
+        want = L.card_features_by_numpy(obs)
+        got = L.card_features(obs)
+        assert got.dtype == np.float32 and np.array_equal(got, want)
+        snap = L.restore(L.card_snapshot(obs, np.arange(len(obs.hand))))
+        assert np.array_equal(L.card_features(snap), want)
+        rows += len(got)
+    assert rows == 200 * 32
+
+
 def test_the_voids_are_the_suits_a_seat_did_not_follow():
     """Deal 0 of seed 2 at trick 5 (seat 1 to lead, sans atout): in trick 4, led by seat 1
     with the A of suit 0 (card 4), seat 2 played card 29 (suit 1) — so seat 2, one seat

@@ -53,6 +53,52 @@ def canonical_blocks(blocks: np.ndarray, trump: np.ndarray) -> np.ndarray:
     return out
 
 
+def _cards_kernel():
+    """The card blocks' kernel module, jitted once per process (numba, ``cache=True``)."""
+    from simulators.core.jit import jit_once
+    from simulators.core.learn import _cards_kernel as K
+
+    jit_once(vars(K), K.KERNEL_NAMES)
+    return K
+
+
+def write_card_blocks(out: np.ndarray, trump: np.ndarray, masks: dict[int, np.ndarray],
+                      cards: dict[int, np.ndarray], plays: np.ndarray, leaders: np.ndarray,
+                      seat: np.ndarray, trick: np.ndarray, n_seats: np.ndarray | int,
+                      step: int, played_at: int, trick_at: int) -> None:
+    """Write a trick game's card blocks into ``out`` ((B, F) float32 zeros; block ``k`` is
+    columns ``32k..32k+31``), each row's suits in its canonical order (``trump`` (B,)
+    0..4), in one compiled pass over the rows:
+
+    - ``masks``: block -> (B,) card masks (the hand, the legal cards, the unseen cards);
+    - ``cards``: block -> (B,) single cards, ``-1`` for none (the card holding the trick);
+    - ``plays`` (B, T, S) the cards played at each trick's places (``-1``: none) and
+      ``leaders`` (B, T) who led it (``-1``: not yet): every card shown up to trick
+      ``trick`` (B,) goes to block ``played_at + relation``, the trick in progress's cards
+      of the other seats also to ``trick_at + relation``, where ``relation = (leader +
+      step * place - seat) mod n_seats`` (0 the player; ``step`` +1 where play goes up
+      the seat numbers, -1 where it goes down).
+
+    The games' numpy definitions (``card_features_by_numpy``) write the same bits."""
+    b = len(out)
+    _cards_kernel()._k_card_blocks(
+        out, CANONICAL, _ints(trump, (b,)), _columns(masks, b), np.array(list(masks), np.int64),
+        _columns(cards, b), np.array(list(cards), np.int64), _ints(plays, np.shape(plays)),
+        _ints(leaders, np.shape(leaders)), _ints(seat, (b,)), _ints(trick, (b,)),
+        _ints(n_seats, (b,)), int(step), int(played_at), int(trick_at))
+
+
+def _ints(values, shape) -> np.ndarray:
+    """``values`` as a contiguous int64 array of ``shape`` (a scalar broadcast)."""
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(values).astype(np.int64), shape))
+
+
+def _columns(by_block: dict[int, np.ndarray], b: int) -> np.ndarray:
+    """(B, K) int64: the K (B,) arrays of a block -> values dict, side by side."""
+    return np.ascontiguousarray(
+        np.stack([_ints(v, (b,)) for v in by_block.values()], axis=1).reshape(b, len(by_block)))
+
+
 def from_canonical(index: np.ndarray, trump: np.ndarray) -> np.ndarray:
     """Canonical card indices (B,) back to the table's cards."""
     return CANONICAL[np.asarray(trump, np.int64), np.asarray(index, np.int64)]
