@@ -321,7 +321,7 @@ def bench_scaling(rep: Report, deals: int, repeats: int) -> None:
             return deals / (time.perf_counter() - start)
 
     code = ("from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals\n"
-            f"[simulate_deals(BiancoManoConfig(), HeuristicPolicy(), 50_000, seed=i) "
+            f"[simulate_deals(BiancoManoConfig(), HeuristicPolicy(), {min(deals, 50_000)}, seed=i) "
             f"for i in range({max(1, deals // 100_000)})]")
 
     def wall(copies: int) -> float:
@@ -684,7 +684,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_truc(rep, 10_000 if args.quick else 100_000, 1 if args.quick else 5)
     bench_truc_solver(rep, 50 if args.quick else 1_000)
     bench_bango(rep, 1_000 if args.quick else 20_000, 1 if args.quick else 5)
-    bench_scaling(rep, 100_000 if args.quick else 2_000_000, 1 if args.quick else 3)
+    bench_scaling(rep, 20_000 if args.quick else 2_000_000, 1 if args.quick else 3)
     bench_peers(rep, 0.2 if args.quick else 1.0, ours)
     bench_envs(rep, 3 if args.quick else 1_000, 100 if args.quick else 50_000,
                1 if args.quick else 3)
