@@ -12,6 +12,7 @@ against the heuristic and the teacher's policy, duplicate, on deals of another s
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 from pathlib import Path
 
@@ -64,7 +65,10 @@ def _generate(args, game) -> dict:
                                         subset(game, decisions)).name)
     return generate(game, units=getattr(args, game.units[0].name), seed=args.seed,
                     decisions=decisions,
-                    teacher={"worlds": args.worlds}, round_no=args.round, options=rules,
+                    teacher={"worlds": args.worlds,
+                             **({"true_deal": True} if getattr(args, "true_deal", False)
+                                else {})},
+                    round_no=args.round, options=rules,
                     out_dir=args.out_dir, **options)
 
 
@@ -175,6 +179,11 @@ def add_parser(commands, scope, run_parent) -> None:
                          help=f"{unit.name} played by the behaviour policy")
         gen.add_argument("--worlds", type=_positive, default=8,
                          help="the teacher's worlds per decision (default 8)")
+        if "true_deal" in inspect.signature(g.learn.teacher).parameters:
+            gen.add_argument("--true-deal", action="store_true",
+                             help="label card plays by each legal card's double-dummy points "
+                                  "in the deal actually dealt (one solve per state, no "
+                                  "worlds; default: PIMC over --worlds worlds)")
         gen.add_argument("--seed", type=int, default=DEFAULT_SEED)
         gen.add_argument("--option", action="append", metavar="NAME=VALUE",
                          help="a rule option of the labelled units, repeatable")

@@ -309,7 +309,7 @@ def _play_group(dispatch, units, hands, dealer, trump, level, duties, table, noi
                       trump_mask[sub], view.led_suit, view.led_mask, view.winning_card,
                       ~view.opponent_holds, view.table, view.played,
                       (view.seat & 1) == taking_team[sub], level[sub], noise, plays, leaders,
-                      sans_atout_must_beat)
+                      sans_atout_must_beat, hands[sub] if dispatch.wants_world else None)
         return dispatch("play", obs, view.seat, I8)
 
     def describe(j: int, card: int, view: tricks.CardView) -> str:

@@ -23,6 +23,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from simulators.core import double_dummy as dd
+from simulators.core import tricks
 from simulators.core.dispatch import forwards
 from simulators.core.learn import cards as C
 from simulators.core.learn.card_play import (
@@ -30,6 +32,7 @@ from simulators.core.learn.card_play import (
     NetCardPlay,
     RecordingCardPlay,
     card_of,
+    card_teacher_rows,
     per_row,
     recorded,
     restore,
@@ -43,7 +46,7 @@ from simulators.core.params import param
 from simulators.manille import auction as A
 from simulators.manille import rules as R
 from simulators.manille.policies import HeuristicPolicy
-from simulators.manille.solver import CARD_POINTS
+from simulators.manille.solver import CARD_POINTS, TEAM_OF_SEAT, duty_tables
 
 GAME = "manille"
 DATA = Path(__file__).parent / "data"
@@ -170,7 +173,8 @@ def card_snapshot(obs, rows: np.ndarray) -> dict[str, np.ndarray]:
 
 
 CARD = Decision("card", N_CARD_FEATURES, C.N_CARDS, card_features, card_legal,
-                card_teacher_values, card_action, card_snapshot, restore)
+                card_teacher_values, card_action, card_snapshot, restore,
+                teacher_rows=card_teacher_rows(card_teacher_values))
 CHOOSE = Decision("choose", A.N_CHOICE_FEATURES, A.N_CHOICE_ACTIONS, A.choose_features,
                   A.choose_legal, None, A.choose_action,
                   lambda obs, rows: snapshot_fields(obs, rows, A.CHOOSE_FIELDS), restore,
@@ -183,17 +187,51 @@ CONTRE = Decision("contre", A.N_CONTRE_FEATURES, 2, A.contre_features, A.contre_
                                                                                         rows))
 
 
-def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
-    """PIMC with ``worlds`` worlds per card decision; the auction's rollouts over ``worlds``
-    worlds per decision by the card net trained in ``nets`` (a ``learn`` out-dir; empty: the
-    shipped one), the heuristic making the rest of the auction."""
+@dataclass(frozen=True)
+class TrueDealCards:
+    """The card play's teacher that reads the deal actually dealt: each legal card's points
+    of the player's team from there on (MA-6), solved double-dummy in the true deal, every
+    row of a batch in one call. One solve per state where PIMC makes one per world, and the
+    hidden hands come from the deal itself, not from uniform worlds: over many states a
+    net's fit is each card's value under the behaviour's own distribution of the hidden
+    cards, what a player who reads the others' play (PIMC does not) would estimate."""
+
+    wants_world: ClassVar[bool] = True
+
+    def card_rows(self, obs, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), 32) float32 values, canonical order, NaN where illegal."""
+        if obs.world is None:
+            raise ValueError("the true-deal teacher needs the engine's world (wants_world)")
+        trick = int(per_row(obs, "trick")[0])
+        played = np.asarray(obs.played, np.uint32)[rows]
+        hands = np.asarray(obs.world, np.uint32)[rows] & ~played[:, None]
+        trump = np.asarray(obs.trump, np.int64)[rows]
+        seat = np.asarray(obs.seat, np.int64)[rows]
+        plays = np.asarray(obs.plays).reshape(-1, R.N_TRICKS, R.N_SEATS)[rows, trick]
+        leader = np.asarray(obs.leaders).reshape(-1, R.N_TRICKS)[rows, trick]
+        team = (TEAM_OF_SEAT[None, :] != TEAM_OF_SEAT[seat][:, None]).astype(np.int64)
+        pos = dd.position(hands, leader.astype(np.int64), tricks.SUIT_MASK[trump],
+                          duty_tables(obs.sans_atout_must_beat),
+                          table=(trump == R.SANS_ATOUT).astype(np.int64),
+                          card_points=CARD_POINTS, team=team, trick_points=R.TRICK_POINT,
+                          direction=dd.COUNTER_CLOCKWISE, trick=plays.astype(np.int8))
+        values = dd.card_values(pos).astype(np.float32)  # -1 where illegal
+        return C.canonical(np.where(values >= 0, values, np.nan), trump)
+
+
+def teacher(worlds: int = 8, seed: int = 0, nets: str = "", true_deal: bool = False):
+    """PIMC with ``worlds`` worlds per card decision (``true_deal``: the deal actually
+    dealt, :class:`TrueDealCards`); the auction's rollouts over ``worlds`` worlds per
+    decision by the card net trained in ``nets`` (a ``learn`` out-dir; empty: the shipped
+    one), the heuristic making the rest of the auction."""
     from simulators.manille.solver.pimc import PimcPolicy
 
     card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
                      auction=False, margin=0.0)  # the recipe's playouts: the ungated net
-    return CardAndAuctionTeacher(PimcPolicy(worlds=worlds, seed=seed),
-                   A.AuctionTeacher(card=card, base=HeuristicPolicy(), worlds=worlds,
-                                    seed=seed))
+    return CardAndAuctionTeacher(TrueDealCards() if true_deal else
+                                 PimcPolicy(worlds=worlds, seed=seed),
+                                 A.AuctionTeacher(card=card, base=HeuristicPolicy(),
+                                                  worlds=worlds, seed=seed))
 
 
 @forwards("behaviour", "costly")

@@ -80,7 +80,10 @@ class PlayObs(NamedTuple):
     (the seat that led each trick, -1 not yet) are the deal's play so far,
     public to every player (a strong player reads voids from them); the
     engine fills them, and a policy must not keep or write them.
-    ``sans_atout_must_beat`` is the table's rule option (MA-5).
+    ``sans_atout_must_beat`` is the table's rule option (MA-5). ``world``
+    (every seat's hand as dealt, (B, 4) by seat) is None unless a policy
+    asks for it (``wants_world``): a teacher labelling states by the deal
+    actually dealt, never a player.
     """
 
     hand: np.ndarray
@@ -102,3 +105,4 @@ class PlayObs(NamedTuple):
     plays: np.ndarray | None = None
     leaders: np.ndarray | None = None
     sans_atout_must_beat: bool = False
+    world: np.ndarray | None = None

@@ -215,6 +215,55 @@ def test_the_double_dummy_regret_reads_every_card_from_the_true_deal():
 
 
 @pytest.mark.parametrize("sans_atout_must_beat", [False, True])
+def test_the_true_deal_labels_are_the_double_dummy_values_of_the_deal_played(
+        sans_atout_must_beat):
+    """Each labelled card play of a deal (``teacher(true_deal=True)``, the engine's world):
+    its best legal card is worth what the regret module, which rebuilds the deal card by
+    card from the dealt hands (MA-5), finds best there, and the card the heuristic played
+    is worth that best less its regret; every legal card is valued, only those."""
+    from simulators.core.learn.spec import Recorder
+    from simulators.manille.solver.regret import card_regrets
+
+    config = R.ManilleConfig(sans_atout_must_beat=sans_atout_must_beat)
+    checked = 0
+    for deal in range(6):
+        recorder = Recorder(L.LEARN, ("card",), L.teacher(true_deal=True))
+        batch = simulate_deals(config, L.RecordingPolicy(HeuristicPolicy(), recorder), 1,
+                               seed=9, first_deal=deal)
+        regrets, best = card_regrets(batch.arrays, sans_atout_must_beat)
+        rows = recorder.columns("card")
+        for i in range(len(rows["values"])):
+            t, j = int(rows["trick"][i]), int(rows["position"][i])
+            trump = int(rows["trump"][i])
+            values = C.canonical(rows["values"][i][None], np.array([trump]))[0]  # table order
+            legal = C.mask_bits(rows["legal"][i:i + 1])[0] > 0
+            assert (~np.isnan(values) == legal).all()
+            assert np.nanmax(values) == best[0, t, j]
+            card = int(batch.arrays.plays[0, t, j])
+            assert values[card] == best[0, t, j] - regrets[0, t, j]
+            checked += 1
+    assert checked > 6 * 16
+
+
+def test_generate_labels_by_the_true_deal_only_where_the_teacher_offers_it(tmp_path):
+    """``--true-deal`` labels Manille's card plays (the settings say so, so a PIMC run of
+    the same directory cannot resume it); a game whose teacher has no such labels has no
+    such flag (one line, exit 2)."""
+    done = run_cli(["learn", "manille", "generate", "--deals", "3", "--true-deal",
+                    "--decisions", "card", "--out-dir", str(tmp_path / "td"), "--json"])
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["teacher"] == {"worlds": 8, "true_deal": True} and doc["rows"]["card"] > 3 * 16
+    pimc = run_cli(["learn", "manille", "generate", "--deals", "3", "--decisions", "card",
+                    "--out-dir", str(tmp_path / "td")])
+    assert pimc.returncode == 2 and len(pimc.stderr.strip().splitlines()) == 1
+    bango = run_cli(["learn", "bango", "generate", "--games", "2", "--true-deal",
+                     "--out-dir", str(tmp_path / "bg")])
+    assert bango.returncode == 2 and "--true-deal" in bango.stderr
+    assert not (tmp_path / "bg").exists()
+
+
+@pytest.mark.parametrize("sans_atout_must_beat", [False, True])
 def test_the_shipped_net_loads_and_plays_only_legal_cards_at_every_seat(sans_atout_must_beat):
     """The package's weights, with no extra installed: the net alone at every seat, and beside
     the heuristic and the random player (the engine refuses any illegal card, MA-5)."""

@@ -85,14 +85,38 @@ def recorded(decision: str):
 
 @dataclass(frozen=True)
 class CardAndAuctionTeacher:
-    """A trick game's teacher in two parts: ``card`` values each card play (PIMC), and
-    ``auction`` the other decisions, read by their ``teacher_rows`` (rollouts)."""
+    """A trick game's teacher in two parts: ``card`` values each card play (PIMC, or the
+    deal actually dealt solved double-dummy), and ``auction`` the other decisions, read by
+    their ``teacher_rows`` (rollouts)."""
 
     card: Any
     auction: Any
 
     def card_values(self, obs, i: int) -> np.ndarray:
         return self.card.card_values(obs, i)
+
+    @property
+    def wants_world(self) -> bool:
+        """Whether the card part reads the deal actually dealt (the engine's ``world``)."""
+        return bool(getattr(self.card, "wants_world", False))
+
+
+def card_teacher_rows(teacher_values):
+    """A card decision's ``teacher_rows`` from its ``teacher_values(teacher, obs, i)``: the
+    teacher's card part answers a batch at once where it can (``card_rows(obs, rows)``: the
+    deal actually dealt, solved for every row in one call), else row by row (PIMC), a row
+    of NaN where the teacher says it teaches nothing."""
+    def rows_of(teacher, obs, rows: np.ndarray) -> np.ndarray:
+        batch = getattr(getattr(teacher, "card", None), "card_rows", None)
+        if batch is not None:
+            return batch(obs, rows)
+        out = np.full((len(rows), C.N_CARDS), np.nan, np.float32)
+        for k, i in enumerate(rows):
+            values = teacher_values(teacher, obs, int(i))
+            if values is not None:
+                out[k] = values
+        return out
+    return rows_of
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,6 +128,12 @@ class RecordingCardPlay:
     behaviour: Any
     recorder: Any
     uses_noise: ClassVar[bool] = True  # the teacher's worlds are seeded by the row's noise
+
+    @property
+    def wants_world(self) -> bool:
+        """Whether the recorder's teacher reads the deal actually dealt: then the engine
+        puts it in each card play's observation (the behaviour never reads it)."""
+        return bool(getattr(getattr(self.recorder, "teacher", None), "wants_world", False))
 
     def play(self, obs):
         self.recorder.see("card", obs)

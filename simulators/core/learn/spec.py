@@ -38,7 +38,7 @@ class Decision:
     teacher_rows: Callable[[Any, Any, np.ndarray], np.ndarray] | None = None
     """Optional: ``teacher_rows(teacher, obs, rows)`` (len(rows), ``n_actions``) the values of
     many rows at once (a teacher that batches its work, e.g. rollouts), used instead of
-    ``teacher_values``; every row it is given teaches."""
+    ``teacher_values``; a row of NaN teaches nothing (it is not kept)."""
     values_in_net_order: Callable[[Any, np.ndarray], np.ndarray] | None = None
     """Optional: ``values_in_net_order(obs, values)``, the labels' values (kept in an order
     the encoder does not choose, e.g. the table's kinds) in the net's action order; None:
@@ -152,7 +152,9 @@ class Recorder:
             rows = np.flatnonzero(legal.sum(axis=1) > 1)
             if len(rows):
                 values = d.teacher_rows(self.teacher, obs, rows).astype(np.float32)
-                self._keep(name, d.snapshot(obs, rows), values)
+                teaches = ~np.isnan(values).all(axis=1)  # a row of NaN teaches nothing
+                if teaches.any():
+                    self._keep(name, d.snapshot(obs, rows[teaches]), values[teaches])
             return
         rows, values = [], []
         for i in np.flatnonzero(legal.sum(axis=1) > 1):
