@@ -104,6 +104,25 @@ def test_pimc_labels_every_legal_card_and_only_those():
     assert labelled >= 1
 
 
+def test_the_recorder_keeps_the_rows_pimc_labels_with_their_values():
+    """The card decision's ``teacher_rows`` asks PIMC row by row: the recorder keeps exactly
+    the rows ``card_teacher_values`` labels (a row PIMC says teaches nothing is dropped),
+    with the same values."""
+    from simulators.core.learn.spec import Recorder
+
+    obs = _observations(4)[9]
+    want = {i: L.card_teacher_values(L.teacher(worlds=2, seed=1), obs, i)
+            for i in range(len(obs.hand)) if int(obs.legal[i]).bit_count() > 1}
+    recorder = Recorder(L.LEARN, ("card",), L.teacher(worlds=2, seed=1))
+    recorder.see("card", obs)
+    kept = recorder.columns("card")
+    labelled = [i for i, v in want.items() if v is not None]
+    assert 0 < len(labelled) < len(want)  # some rows teach nothing
+    assert kept["hand"].tolist() == [int(obs.hand[i]) for i in labelled]
+    assert np.array_equal(kept["values"], np.stack([want[i] for i in labelled])
+                          .astype(np.float32), equal_nan=True)
+
+
 def test_the_net_policy_refuses_a_missing_or_foreign_weights_file(tmp_path):
     done = run_cli(["simulate", "manille", "--policy", "net", "--param",
                     f"weights={tmp_path / 'none.npz'}", "--deals", "10"])
