@@ -427,8 +427,12 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units, turned,
                       view.played, deal.taker, mine, n,
                       None if noise is None else noise[first_slot + view.trick * n + k],
                       history[0].plays, history[0].leaders, turned, deal.called, bonus,
-                      np.where(seat == deal.taker, deal.espion, U32(0)))
+                      np.where(seat == deal.taker, deal.espion, U32(0)),
+                      world() if dispatch.wants_world else None)
         return dispatch("play", obs, seat, I8)
+
+    def world() -> np.ndarray:
+        return np.concatenate([deal.hands, deal.espion[:, None]], axis=1)
 
     def describe(j: int, c: int, view: tricks.CardView) -> str:
         shown = R.format_card(c) if 0 <= c < R.N_CARDS else c

@@ -209,16 +209,19 @@ CALL = Decision("call", A.N_CALL_FEATURES, C.N_CARDS, A.call_features, A.call_le
                 teacher_rows=lambda teacher, obs, rows: teacher.auction.call_values(obs, rows))
 
 
-def teacher(worlds: int = 8, seed: int = 0, nets: str = ""):
-    """PIMC with ``worlds`` worlds per card; the bidding's rollouts over ``worlds`` worlds
-    per bid by the card net trained in ``nets`` (a ``learn`` out-dir; empty: the shipped
-    one), the heuristic making every other decision."""
-    from simulators.bianco_mano.solver.pimc import PimcPolicy
+def teacher(worlds: int = 8, seed: int = 0, nets: str = "", true_deal: bool = False):
+    """PIMC with ``worlds`` worlds per card (``true_deal``: the deal actually dealt,
+    :class:`~simulators.bianco_mano.solver.pimc.TrueDealCards`); the bidding's rollouts over
+    ``worlds`` worlds per bid by the card net trained in ``nets`` (a ``learn`` out-dir;
+    empty: the shipped one), the heuristic making every other decision."""
+    from simulators.bianco_mano.solver.pimc import PimcPolicy, TrueDealCards
 
     card = NetPolicy(weights=str(Path(nets) / "weights-card.npz") if nets else "",
                      auction=False, margin=0.0)  # the recipe's playouts: the ungated net
-    return CardAndAuctionTeacher(PimcPolicy(worlds=worlds, seed=seed),
-                   A.AuctionTeacher(card=card, base=HeuristicPolicy(), worlds=worlds, seed=seed))
+    return CardAndAuctionTeacher(TrueDealCards() if true_deal else
+                                 PimcPolicy(worlds=worlds, seed=seed),
+                                 A.AuctionTeacher(card=card, base=HeuristicPolicy(),
+                                                  worlds=worlds, seed=seed))
 
 
 @forwards("behaviour", "first_packet", "announce", "costly")

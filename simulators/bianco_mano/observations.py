@@ -111,7 +111,10 @@ class PlayObs(NamedTuple):
     taker received (BM-4..BM-6); ``called``, the card the taker called in 5
     players (-1 otherwise, BM-6); ``bonus``, whether Bianco Mano was
     announced (BM-11); ``own_espion``, the espion for the taker's rows (his
-    own two cards, BM-4/BM-6) and 0 for everybody else.
+    own two cards, BM-4/BM-6) and 0 for everybody else. ``world`` ((B, n + 1):
+    every seat's hand at the first card, then the espion) is None unless a
+    policy asks for it (``wants_world``): a teacher labelling states by the
+    deal actually dealt, never a player.
     """
 
     hand: np.ndarray
@@ -137,3 +140,4 @@ class PlayObs(NamedTuple):
     called: np.ndarray | None = None
     bonus: np.ndarray | None = None
     own_espion: np.ndarray | None = None
+    world: np.ndarray | None = None

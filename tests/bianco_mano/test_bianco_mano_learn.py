@@ -64,6 +64,44 @@ def test_the_compiled_card_blocks_are_the_numpy_definition_bit_for_bit(n):
     assert rows > 100 * R.HAND_SIZE[n] * n // 2  # taken deals play every card
 
 
+@pytest.mark.parametrize("n", R.PLAYER_COUNTS)
+def test_the_true_deal_labels_rank_the_cards_as_the_deal_played_solves_them(n):
+    """``teacher(true_deal=True)`` values each card by the deal the engine dealt (its
+    ``world``): on every card play with a choice from trick 3 on of 6 deals (the first
+    tricks of 3 players cost seconds a card), the side's points it scores
+    each legal card (its tie-break) give the card played the regret the regret module finds
+    by rebuilding the deal card by card from the dealt hands (BM-4..BM-10); its labels are
+    the score change plus a thousandth of those points."""
+    from simulators.bianco_mano.solver.regret import card_regrets
+    from simulators.core import bits
+
+    class Keep(KeepObservations):
+        teacher = L.teacher(true_deal=True)
+
+    config, checked = R.BiancoManoConfig(n_players=n), 0
+    for deal in range(6):
+        keep = Keep()
+        batch = simulate_deals(config, L.RecordingPolicy(HeuristicPolicy(), keep), 1, seed=9,
+                               first_deal=deal)
+        regrets, _ = card_regrets(batch.arrays)
+        for obs in keep.seen:
+            legal = bits.cards_of(int(obs.legal[0]))
+            if obs.trick < 2 or len(legal) < 2:
+                continue
+            found = keep.teacher.card._card_scores(obs, 0)
+            if not isinstance(found, tuple):  # one card worth playing: not labelled
+                continue
+            gain, side_points, _ = found
+            card = int(batch.arrays.plays[0, obs.trick, obs.position])
+            assert max(side_points[c] for c in legal) - side_points[card] \
+                == regrets[0, obs.trick, obs.position]
+            values = L.card_teacher_values(keep.teacher, obs, 0)
+            table = C.canonical(values[None], obs.dominant[:1])[0]
+            assert np.allclose(table[legal], (gain + side_points / 1000.0)[legal])
+            checked += 1
+    assert checked >= 6 * 2
+
+
 def test_pimc_labels_every_legal_card_and_only_those():
     keep = KeepObservations()
     simulate_deals(R.BiancoManoConfig(), L.RecordingPolicy(HeuristicPolicy(), keep), 6, seed=4)

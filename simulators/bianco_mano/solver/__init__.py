@@ -53,7 +53,7 @@ def start_hands(arrays, rows: np.ndarray) -> np.ndarray:
     next, clockwise (BM-8)."""
     plays = np.asarray(arrays.plays)[rows].astype(np.int64)  # (m, tricks, n) in play order
     winners = np.asarray(arrays.trick_winners)[rows].astype(np.int64)
-    m, _, n = plays.shape
+    m, n_tricks, n = plays.shape
     leaders = np.concatenate([np.asarray(arrays.taker)[rows].astype(np.int64)[:, None],
                               winners[:, :-1]], axis=1)
     seats = (leaders[:, :, None] + np.arange(n)) % n
@@ -62,7 +62,7 @@ def start_hands(arrays, rows: np.ndarray) -> np.ndarray:
     hands = np.empty((m, n), np.uint32)
     for s in range(n):
         hands[:, s] = np.bitwise_or.reduce(np.where(seats == s, card_bits, np.uint32(0))
-                                           .reshape(m, -1), axis=1)
+                                           .reshape(m, n_tricks * n), axis=1)  # m may be 0
     return hands
 
 

@@ -22,6 +22,7 @@ extends it): the worlds do not read them either (stated, not hidden).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -31,6 +32,7 @@ from simulators.bianco_mano.policies import HeuristicPolicy
 from simulators.bianco_mano.solver import card_points
 from simulators.core import bits, pimc
 from simulators.core import double_dummy as dd
+from simulators.core.params import param
 
 ALL = np.uint32(0xFFFFFFFF)
 
@@ -150,3 +152,22 @@ class PimcPolicy(pimc.PimcSettings, HeuristicPolicy):
                 held = (hands & called) != 0  # (worlds, n): who holds it in each world
                 return held | (seats == taker)[None, :]
         return np.broadcast_to(side, hands.shape).copy()
+
+
+@dataclass(frozen=True)
+class TrueDealCards(PimcPolicy):
+    """PIMC's valuation of one world, the deal actually dealt: each legal card's BM-10 score
+    change in the true deal solved double-dummy, plus a thousandth of the side's points
+    (the labels of ``tapisvert learn bianco-mano generate --true-deal``). The engine shows
+    the deal (``world``) only to a policy that asks for it; a teacher, never a player."""
+
+    worlds: int = param(1, low=1, high=1, doc="one: the deal dealt")
+    wants_world: ClassVar[bool] = True
+
+    def _worlds(self, obs, i, gen, seen, hand, played, own_espion):
+        """(1, n) every seat's hand now and (1,) the espion, as dealt."""
+        if obs.world is None:
+            raise ValueError("the true-deal teacher needs the engine's world (wants_world)")
+        n = obs.n_players
+        world = np.asarray(obs.world[i], np.uint32)
+        return (world[:n] & ~np.uint32(played))[None], world[n:n + 1]
