@@ -245,7 +245,7 @@ def test_the_true_deal_labels_are_the_double_dummy_values_of_the_deal_played(
 
     config = R.ManilleConfig(sans_atout_must_beat=sans_atout_must_beat)
     checked = 0
-    for deal in range(6):
+    for deal in range(4):
         recorder = Recorder(L.LEARN, ("card",), L.teacher(true_deal=True))
         batch = simulate_deals(config, L.RecordingPolicy(HeuristicPolicy(), recorder), 1,
                                seed=9, first_deal=deal)
@@ -261,7 +261,7 @@ def test_the_true_deal_labels_are_the_double_dummy_values_of_the_deal_played(
             card = int(batch.arrays.plays[0, t, j])
             assert values[card] == best[0, t, j] - regrets[0, t, j]
             checked += 1
-    assert checked > 6 * 16
+    assert checked > 4 * 16
 
 
 def test_generate_labels_by_the_true_deal_only_where_the_teacher_offers_it(tmp_path):

@@ -61,7 +61,7 @@ def test_the_shipped_keys_play_exactly_what_the_tree_walk_plays(solver_cache, mo
             return decide
 
     for scores in states:
-        simulate_deals(R.TrucConfig(), [Both(), Both()], 1500, seed=3, scores=scores)
+        simulate_deals(R.TrucConfig(), [Both(), Both()], 500, seed=3, scores=scores)
     assert {name: c[1] for name, c in counts.items()} == {
         "call": 0, "play": 0, "propose": 0, "answer": 0}
     assert counts["answer"][0] > 500 and counts["play"][0] > 5_000
