@@ -175,7 +175,7 @@ def test_the_labels_best_action_is_the_rollouts_own_choice():
     action whose labelled value is the row's best: the labels are its action values."""
     rec = Recorder(L.LEARN, tuple(L.LEARN.decisions), L.teacher(worlds=4, seed=3))
     chosen = Chosen(RolloutPolicy(k=4, confidence=0.0, seed=3))
-    simulate_games(R.BangoConfig(n_players=3), L.RecordingPolicy(chosen, rec), 3, seed=6)
+    simulate_games(R.BangoConfig(n_players=3), L.RecordingPolicy(chosen, rec), 2, seed=6)
     index = {"draw_on": lambda v, a: a.astype(np.int64),
              "lay": lambda v, a: a.astype(np.int64), "bango": L.bango_index,
              "take": L.take_index}
