@@ -44,3 +44,18 @@ def assert_card_gate(learn, seen, heuristic, margin: float, trump: str) -> int:
         assert np.array_equal(gated.play(obs), np.where(gap >= margin, best, own))
         left += int(np.sum((gap >= margin) & (best != own)))
     return left
+
+
+def assert_compiled_card_features(learn, seen) -> int:
+    """A trick game's ``card_features`` (its card blocks one compiled pass) writes exactly
+    what its ``card_features_by_numpy`` writes, on each kept card play and on its snapshot
+    (the labels' rows). The number of rows checked."""
+    rows = 0
+    for obs in seen:
+        want = learn.card_features_by_numpy(obs)
+        got = learn.card_features(obs)
+        assert got.dtype == np.float32 and np.array_equal(got, want)
+        snap = learn.restore(learn.card_snapshot(obs, np.arange(len(obs.hand))))
+        assert np.array_equal(learn.card_features(snap), want)
+        rows += len(got)
+    return rows

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from recording import KeepObservations, assert_card_gate
+from recording import KeepObservations, assert_card_gate, assert_compiled_card_features
 
 from simulators.bianco_mano import learn as L
 from simulators.bianco_mano import rules as R
@@ -53,14 +53,7 @@ def test_the_compiled_card_blocks_are_the_numpy_definition_bit_for_bit(n):
     keep = KeepObservations()
     simulate_deals(R.BiancoManoConfig(n_players=n), L.RecordingPolicy(L.NetPolicy(), keep),
                    100, seed=8)
-    rows = 0
-    for obs in keep.seen:
-        want = L.card_features_by_numpy(obs)
-        got = L.card_features(obs)
-        assert got.dtype == np.float32 and np.array_equal(got, want)
-        snap = L.restore(L.card_snapshot(obs, np.arange(len(obs.hand))))
-        assert np.array_equal(L.card_features(snap), want)
-        rows += len(got)
+    rows = assert_compiled_card_features(L, keep.seen)
     assert rows > 100 * R.HAND_SIZE[n] * n // 2  # taken deals play every card
 
 

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 from extras import require_extra
-from recording import KeepObservations, assert_card_gate
+from recording import KeepObservations, assert_card_gate, assert_compiled_card_features
 
 from simulators.core.learn import cards as C
 from simulators.manille import learn as L
@@ -67,15 +67,7 @@ def test_the_compiled_card_blocks_are_the_numpy_definition_bit_for_bit(behaviour
     keep = KeepObservations()
     policy = HeuristicPolicy() if behaviour == "heuristic" else L.NetPolicy()
     simulate_deals(R.ManilleConfig(), L.RecordingPolicy(policy, keep), 200, seed=8)
-    rows = 0
-    for obs in keep.seen:
-        want = L.card_features_by_numpy(obs)
-        got = L.card_features(obs)
-        assert got.dtype == np.float32 and np.array_equal(got, want)
-        snap = L.restore(L.card_snapshot(obs, np.arange(len(obs.hand))))
-        assert np.array_equal(L.card_features(snap), want)
-        rows += len(got)
-    assert rows == 200 * 32
+    assert assert_compiled_card_features(L, keep.seen) == 200 * 32
 
 
 def test_the_voids_are_the_suits_a_seat_did_not_follow():
