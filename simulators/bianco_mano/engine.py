@@ -408,6 +408,8 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units, turned,
     called_bit = bits.card_bits(np.maximum(deal.called, 0)) if n == 5 else None
     no_ally = np.zeros(len(deal.taker), dtype=bool)
     history: list[tricks.TrickRecord] = []
+    world = (np.concatenate([deal.hands, deal.espion[:, None]], axis=1)  # for a teacher only
+             if dispatch.wants_world else None)
 
     def keep_record(view: tricks.CardView, record: tricks.TrickRecord) -> None:
         if not history:
@@ -427,12 +429,8 @@ def _play_tricks(n, dispatch, deal: _Taken, noise, first_slot, units, turned,
                       view.played, deal.taker, mine, n,
                       None if noise is None else noise[first_slot + view.trick * n + k],
                       history[0].plays, history[0].leaders, turned, deal.called, bonus,
-                      np.where(seat == deal.taker, deal.espion, U32(0)),
-                      world() if dispatch.wants_world else None)
+                      np.where(seat == deal.taker, deal.espion, U32(0)), world)
         return dispatch("play", obs, seat, I8)
-
-    def world() -> np.ndarray:
-        return np.concatenate([deal.hands, deal.espion[:, None]], axis=1)
 
     def describe(j: int, c: int, view: tricks.CardView) -> str:
         shown = R.format_card(c) if 0 <= c < R.N_CARDS else c

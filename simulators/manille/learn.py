@@ -24,7 +24,6 @@ from typing import ClassVar
 import numpy as np
 
 from simulators.core import double_dummy as dd
-from simulators.core import tricks
 from simulators.core.dispatch import forwards
 from simulators.core.learn import cards as C
 from simulators.core.learn.card_play import (
@@ -46,7 +45,7 @@ from simulators.core.params import param
 from simulators.manille import auction as A
 from simulators.manille import rules as R
 from simulators.manille.policies import HeuristicPolicy
-from simulators.manille.solver import CARD_POINTS, TEAM_OF_SEAT, duty_tables
+from simulators.manille.solver import CARD_POINTS, mover_position
 
 GAME = "manille"
 DATA = Path(__file__).parent / "data"
@@ -209,12 +208,8 @@ class TrueDealCards:
         seat = np.asarray(obs.seat, np.int64)[rows]
         plays = np.asarray(obs.plays).reshape(-1, R.N_TRICKS, R.N_SEATS)[rows, trick]
         leader = np.asarray(obs.leaders).reshape(-1, R.N_TRICKS)[rows, trick]
-        team = (TEAM_OF_SEAT[None, :] != TEAM_OF_SEAT[seat][:, None]).astype(np.int64)
-        pos = dd.position(hands, leader.astype(np.int64), tricks.SUIT_MASK[trump],
-                          duty_tables(obs.sans_atout_must_beat),
-                          table=(trump == R.SANS_ATOUT).astype(np.int64),
-                          card_points=CARD_POINTS, team=team, trick_points=R.TRICK_POINT,
-                          direction=dd.COUNTER_CLOCKWISE, trick=plays.astype(np.int8))
+        pos = mover_position(hands, leader, trump, seat, plays.astype(np.int8),
+                             obs.sans_atout_must_beat)
         values = dd.card_values(pos).astype(np.float32)  # -1 where illegal
         return C.canonical(np.where(values >= 0, values, np.nan), trump)
 

@@ -52,6 +52,20 @@ def deal_positions(arrays, sans_atout_must_beat: bool = False) -> dd.Position:
                        team=team, trick_points=R.TRICK_POINT, direction=dd.COUNTER_CLOCKWISE)
 
 
+def mover_position(hands, leader, trump, mover, trick,
+                   sans_atout_must_beat: bool = False) -> dd.Position:
+    """Positions in the middle of deals: ``hands`` (N, 4) the cards each seat still holds,
+    ``trick`` (N, 4) int8 the trick in progress by place (-1 not yet), led by ``leader``;
+    side 0 = the team of ``mover``, the seat to play (MA-5, MA-6)."""
+    trump = np.asarray(trump, np.int64)
+    team = (TEAM_OF_SEAT[None, :] != TEAM_OF_SEAT[np.asarray(mover, np.int64)][:, None])
+    return dd.position(np.asarray(hands, np.uint32), np.asarray(leader, np.int64),
+                       tricks.SUIT_MASK[trump], duty_tables(sans_atout_must_beat),
+                       table=(trump == R.SANS_ATOUT).astype(np.int64), card_points=CARD_POINTS,
+                       team=team.astype(np.int64), trick_points=R.TRICK_POINT,
+                       direction=dd.COUNTER_CLOCKWISE, trick=trick)
+
+
 def solve_deals(config: R.ManilleConfig, n_deals: int, seed: int, policies=None):
     """Deals ``0 .. n_deals - 1`` of ``seed`` played by the engine (default: the heuristic
     at every seat, as ``tapisvert simulate``) and their double-dummy values: ``(arrays,

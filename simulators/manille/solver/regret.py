@@ -15,10 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from simulators.core import double_dummy as dd
-from simulators.core import tricks
 from simulators.core.regret import summary as summary  # re-exported (game-agnostic)
 from simulators.manille import rules as R
-from simulators.manille.solver import CARD_POINTS, TEAM_OF_SEAT, duty_tables
+from simulators.manille.solver import mover_position
 
 
 def card_regrets(arrays, sans_atout_must_beat: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -31,7 +30,6 @@ def card_regrets(arrays, sans_atout_must_beat: bool = False) -> tuple[np.ndarray
     winners = np.asarray(arrays.trick_winners, np.int64)
     hands = np.asarray(arrays.hands, np.uint32).copy()
     leaders = np.concatenate([((dealer - 1) % R.N_SEATS)[:, None], winners[:, :-1]], axis=1)
-    duties = duty_tables(sans_atout_must_beat)
     out = np.full((n, 8, R.N_SEATS), np.nan)
     best_values = np.zeros((n, 8, R.N_SEATS))
     rows = np.arange(n)
@@ -39,11 +37,8 @@ def card_regrets(arrays, sans_atout_must_beat: bool = False) -> tuple[np.ndarray
         trick = np.full((n, R.N_SEATS), -1, np.int8)
         for j in range(R.N_SEATS):
             mover = (leaders[:, t] - j) % R.N_SEATS  # play turns from s to s - 1 (MA-5)
-            team = (TEAM_OF_SEAT[None, :] != TEAM_OF_SEAT[mover][:, None]).astype(np.int64)
-            pos = dd.position(hands, leaders[:, t], tricks.SUIT_MASK[trump], duties,
-                              table=(trump == R.SANS_ATOUT).astype(np.int64),
-                              card_points=CARD_POINTS, team=team, trick_points=R.TRICK_POINT,
-                              direction=dd.COUNTER_CLOCKWISE, trick=trick)
+            pos = mover_position(hands, leaders[:, t], trump, mover, trick,
+                                 sans_atout_must_beat)
             values = dd.card_values(pos).astype(np.float64)  # -1 where illegal
             legal = values >= 0
             card = plays[:, t, j]
