@@ -12,6 +12,16 @@ BM_POLICIES = {
 }
 
 
+@pytest.fixture(scope="session")
+def dask_scheduler():
+    """The address of a two-process Dask ``LocalCluster``, started once per test process
+    (each start costs seconds) and shared by every test that runs a study on Dask."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, processes=True) as cluster:
+        yield cluster.scheduler_address
+
+
 @pytest.fixture(params=sorted(BM_POLICIES))
 def bm_policy(request):
     """Each Bianco Mano policy in turn."""

@@ -23,6 +23,7 @@ from gated import gate
 from analysis import reporting
 from analysis.reporting import build_report
 from simulators.bianco_mano import BiancoManoConfig, HeuristicPolicy, simulate_deals
+from tests.cli_run import run_cli
 
 FIGURE_DIR = "bianco_mano_figures"
 HERE = Path(__file__).parent
@@ -190,7 +191,7 @@ def _numbers(markdown: str) -> str:
 
 
 def test_report_killed_with_sigkill_resumes_to_the_same_numbers(tmp_path, report):
-    """`tapisvert report bianco-mano --n-jobs 2` killed mid-run, then run again.
+    """`tapisvert report bianco-mano --n-jobs 2` killed mid-run, then run again (on one job).
 
     The report's policy is ``gated.GatedHeuristic`` (the heuristic, held once
     4 chunks are written while ``TAPISVERT_TEST_GATE`` is set), so the kill
@@ -214,8 +215,9 @@ def test_report_killed_with_sigkill_resumes_to_the_same_numbers(tmp_path, report
         proc.wait()
     assert not (out / "bianco_mano.md").exists(), "the run is held before it can finish"
     kept = glob.glob(parts)
-    done = subprocess.run(_report_cli(out, 2, "--config", str(config)), cwd=HERE,
-                          capture_output=True, text=True)
+    # resumed in this process on one core: the numbers do not depend on n_jobs, and a second
+    # interpreter with two workers costs seconds
+    done = run_cli(_report_cli(out, 1, "--config", str(config))[3:], HERE)
     assert done.returncode == 0, done.stderr[-2000:]
     assert len(kept) >= 4, "the resumed report reused finished chunks"
     assert not runs.exists(), "runs are removed once the report is written"

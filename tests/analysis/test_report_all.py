@@ -1,30 +1,13 @@
-"""`tapisvert report all`: every game's report and an index page; reports from --config."""
+"""Reports from --config, and `report all` without a report module (`report all` itself, every
+game's report and the index, is built once in test_report_defects)."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 
 from analysis import reporting
 from analysis.cli import main
 from simulators.core.game import get_game
-
-
-def test_report_all_writes_each_report_and_an_index_of_headlines(tmp_path, monkeypatch):
-    chosen = {name: get_game(name) for name in ("bianco-mano", "five-crowns")}
-    monkeypatch.setattr(reporting, "games", lambda: chosen)
-    paths = reporting.build_all(tmp_path / "rep", scale=0.002, seed=3)
-    assert set(paths) == {"index", "bianco-mano", "five-crowns"}
-    index = paths["index"].read_text(encoding="utf-8")
-    for name in ("bianco_mano", "five_crowns"):
-        assert f'href="{name}.html"' in index and (tmp_path / "rep" / f"{name}.html").is_file()
-    assert index.count('class="finding"') == 4  # two headline findings per game
-    assert "Bianco Mano: strategy report" in index and "n=" in index
-    assert "http" not in index
-    markdown = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
-    assert re.search(r"\]\(bianco_mano\.md\)", markdown) and markdown.count("> ") == 4
-    assert not [p for p in (tmp_path / "rep").iterdir() if p.name.startswith(".")]
 
 
 def test_report_config_sets_the_policy_and_rules_it_starts_from(tmp_path, capsys):

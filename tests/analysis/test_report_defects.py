@@ -59,6 +59,21 @@ def test_every_report_is_built(built):
     assert all(len(b.sections) == len(b.report.sections) for b in built[1])
 
 
+def test_report_all_writes_an_index_of_each_reports_headlines(built):
+    out, kept = built
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for b in kept:
+        page = b.paths["html"].name
+        assert f'href="{page}"' in index and (out / page).is_file()
+        assert f"{b.report.title}" in index
+    assert index.count('class="finding"') == 2 * len(kept)  # two headline findings per game
+    assert "n=" in index and "http" not in index
+    markdown = (out / "index.md").read_text(encoding="utf-8")
+    assert re.search(r"\]\(bianco_mano\.md\)", markdown)
+    assert markdown.count("\n> ") == 2 * len(kept)
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
 def test_no_cell_or_sentence_reads_none_or_nan(built):
     for b in built[1]:
         for s in b.sections:

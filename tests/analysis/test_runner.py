@@ -127,14 +127,11 @@ def test_sequential_mode_stops_at_precision(tmp_path):
     assert_frame_equal(result.table(), full.table())
 
 
-def test_dask_backend_on_a_local_cluster_matches_local_run(tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_dask_backend_on_a_local_cluster_matches_local_run(tmp_path, dask_scheduler):
     experiment = DEALS.replace(size=20_000)
     local = run(experiment, tmp_path / "local", chunk_size=5_000, progress=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, processes=True) as cluster:
-        remote = run(experiment, tmp_path / "dask", chunk_size=4_000, backend="dask",
-                     scheduler=cluster.scheduler_address, progress=False)
+    remote = run(experiment, tmp_path / "dask", chunk_size=4_000, backend="dask",
+                 scheduler=dask_scheduler, progress=False)
     assert remote.manifest["sessions"][-1]["backend"] == "dask"
     assert_frame_equal(local.table(), remote.table())
 

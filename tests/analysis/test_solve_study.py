@@ -5,7 +5,6 @@ and resumed from its ``--out-dir``."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -40,13 +39,10 @@ def test_the_same_document_for_any_n_jobs_and_chunk_size(game, run, tmp_path):
     assert result.totals["solved"] == one["solved"]
 
 
-def test_the_same_document_on_a_dask_local_cluster():
-    distributed = pytest.importorskip("distributed")
+def test_the_same_document_on_a_dask_local_cluster(dask_scheduler):
     local, _ = solve_deals(get_game("manille"), MANILLE, chunk_size=30, progress=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, processes=True) as cluster:
-        remote, _ = solve_deals(get_game("manille"), MANILLE, chunk_size=30, backend="dask",
-                                scheduler=cluster.scheduler_address, progress=False)
+    remote, _ = solve_deals(get_game("manille"), MANILLE, chunk_size=30, backend="dask",
+                            scheduler=dask_scheduler, progress=False)
     assert _values(local) == _values(remote)
 
 
@@ -96,10 +92,10 @@ def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monk
     out = tmp_path / "killed"
     kept = kill_when_held(_cli(out), str(out / "deals" / "part-*.parquet"), 3, HERE)
     assert 3 <= kept <= 5, "the study is held after its third chunk"
-    resumed = subprocess.run(_cli(out), cwd=HERE, capture_output=True, text=True, timeout=900)
+    # resumed, and the uninterrupted run, in this process on one core: the document is the
+    # same whatever n_jobs (test above), and another interpreter with two workers costs seconds
+    resumed = run_cli(_args(out, n_jobs=1), HERE)
     assert resumed.returncode == 0, resumed.stderr
-    # the uninterrupted run in this process on one core: the document is the same whatever
-    # n_jobs (test above), and a third interpreter with two workers costs seconds
     clean = run_cli(_args(None, n_jobs=1), HERE)
     assert clean.returncode == 0, clean.stderr
     got, want = json.loads(resumed.stdout), json.loads(clean.stdout)
@@ -115,10 +111,9 @@ def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monk
 TABLE_SITE = gated_site("simulators.truc.solver.manche", "solve_states")
 
 
-def _table_cli(out_dir: Path) -> list[str]:
-    return [sys.executable, "-m", "analysis.cli", "solve", "truc", "--equity", "--recompute",
-            "--lines", "2", "--n-jobs", "2", "--no-progress", "--json", "--out-dir",
-            str(out_dir)]
+def _table_args(out_dir: Path, n_jobs: int = 2) -> list[str]:
+    return ["solve", "truc", "--equity", "--recompute", "--lines", "2", "--n-jobs", str(n_jobs),
+            "--no-progress", "--json", "--out-dir", str(out_dir)]
 
 
 def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path,
@@ -133,11 +128,10 @@ def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path
     (site / "sitecustomize.py").write_text(TABLE_SITE)
     monkeypatch.setenv("PYTHONPATH", str(site))
     out = tmp_path / "killed"
-    kept = kill_when_held(_table_cli(out), str(out / "wave-*" / "sums" / "part-*.parquet"), 1,
-                          HERE)
+    kept = kill_when_held([sys.executable, "-m", "analysis.cli", *_table_args(out)],
+                          str(out / "wave-*" / "sums" / "part-*.parquet"), 1, HERE)
     assert kept == 1 and not (out / "wave-01" / "sums" / "part-000000.parquet").exists()
-    resumed = subprocess.run(_table_cli(out), cwd=HERE, capture_output=True, text=True,
-                             timeout=900)
+    resumed = run_cli(_table_args(out, n_jobs=1), HERE)  # in this process: seconds saved
     assert resumed.returncode == 0, resumed.stderr
     got = json.loads(resumed.stdout)
     first = json.loads((out / "wave-00" / "manifest.json").read_text())

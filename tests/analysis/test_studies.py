@@ -59,15 +59,12 @@ def test_studies_identical_for_two_chunk_sizes(reference, tmp_path):
     assert swept["n"].to_list() == [base.size] * 3
 
 
-def test_studies_identical_on_a_dask_local_cluster(reference):
-    distributed = pytest.importorskip("distributed")
+def test_studies_identical_on_a_dask_local_cluster(reference, dask_scheduler):
     base, chunks, swept, compared = reference
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, processes=True) as cluster:
-        remote = sweep(base, GRID, chunk_size=chunks[2], backend="dask",
-                       scheduler=cluster.scheduler_address, progress=False)
-        remote_compare = compare(base, A, B, chunk_size=chunks[2], backend="dask",
-                                 scheduler=cluster.scheduler_address, progress=False)
+    remote = sweep(base, GRID, chunk_size=chunks[2], backend="dask", scheduler=dask_scheduler,
+                   progress=False)
+    remote_compare = compare(base, A, B, chunk_size=chunks[2], backend="dask",
+                             scheduler=dask_scheduler, progress=False)
     assert_frame_equal(swept, remote)
     assert_frame_equal(compared, remote_compare)
 
