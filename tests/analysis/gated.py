@@ -27,6 +27,7 @@ from simulators.bianco_mano import HeuristicPolicy
 
 GATE = "TAPISVERT_TEST_GATE"
 NEVER_RELEASED_AFTER = 900.0  # seconds: a safety net for a test that forgot to kill
+PARENT = os.getppid()  # a worker's parent is the run the test kills
 
 
 def gate(pattern: str, count: int) -> dict[str, str]:
@@ -41,6 +42,8 @@ def _wait_at_gate() -> None:
     pattern, count = spec.rsplit("@", 1)
     deadline = time.monotonic() + NEVER_RELEASED_AFTER
     while len(glob.glob(pattern)) >= int(count):
+        if os.getppid() != PARENT:  # the run was killed: a held worker leaves with it
+            os._exit(1)
         if time.monotonic() > deadline:
             raise RuntimeError(f"{GATE}: nobody stopped the run held at {spec}")
         time.sleep(0.05)
