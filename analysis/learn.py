@@ -111,20 +111,25 @@ def trained_nets(game: Game, out_dir: str | Path) -> str | None:
 
 def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | None = None,
              teacher: dict[str, Any] | None = None, round_no: int = 0,
+             net_seats: tuple[int, ...] | None = None,
              options: dict[str, Any] | None = None,
              out_dir: str | Path, chunk_size: int | None = None, n_jobs: int = 1,
              backend: str = "loky", scheduler: str | None = None,
              progress: bool | None = None) -> dict[str, Any]:
     """Label ``units`` units of ``seed`` (see the module docstring); the run's figures.
     Round 0 plays the heuristic; round k > 0 (DAgger) plays the net trained so far in
-    ``out_dir``, on seed ``seed + k`` (its own states, other deals)."""
+    ``out_dir``, on seed ``seed + k`` (its own states, other deals), at every seat or at
+    ``net_seats`` only, the heuristic at the others (every seat is recorded)."""
     spec = _spec(game)
     if round_no < 0:
         raise ValueError(f"--round must be at least 0, got {round_no}")
+    seats = _net_seats(game, options, round_no, net_seats)
     behaviour: Any = "heuristic"
     if round_no > 0:
         behaviour = net_policy(out_dir, next(iter(spec.decisions)), spec.behaviour_params)
         seed = seed + round_no
+        if seats is not None:
+            behaviour = tuple(behaviour if s in net_seats else "heuristic" for s in seats)
     decisions = tuple(spec.decisions) if decisions is None else tuple(decisions)
     unknown = [d for d in decisions if d not in spec.decisions]
     if unknown:
@@ -145,6 +150,23 @@ def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | 
             "behaviour": behaviour, "teacher": teacher,
             "rows": {d: int(result.totals[f"rows:{d}"]) for d in decisions},
             "labels": str(where), "seconds": time.perf_counter() - began}
+
+
+def _net_seats(game: Game, options: dict[str, Any] | None, round_no: int,
+               net_seats: tuple[int, ...] | None) -> range | None:
+    """Every seat of the labelled units when ``net_seats`` is given (checked: a DAgger
+    round's, seats of the table), else None."""
+    if net_seats is None:
+        return None
+    if round_no < 1:
+        raise ValueError("--net-seats is for a DAgger round (--round k > 0): round 0 is the "
+                         "heuristic's")
+    seats = range(game.seats(game.units[0], game.make_config(**dict(options or {}))))
+    wrong = [s for s in net_seats if s not in seats]
+    if wrong or not net_seats or len(set(net_seats)) != len(net_seats):
+        raise ValueError(f"--net-seats: distinct seats from 0 to {len(seats) - 1}, got "
+                         f"{','.join(map(str, net_seats))}")
+    return seats
 
 
 def _spec(game: Game):

@@ -36,6 +36,14 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seats(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be seat numbers like 0,2, got {text!r}") \
+            from None
+
+
 def _hidden(text: str) -> tuple[int, ...]:
     try:
         sizes = tuple(int(x) for x in text.split(","))
@@ -68,7 +76,7 @@ def _generate(args, game) -> dict:
                     teacher={"worlds": args.worlds,
                              **({"true_deal": True} if getattr(args, "true_deal", False)
                                 else {})},
-                    round_no=args.round, options=rules,
+                    round_no=args.round, net_seats=args.net_seats, options=rules,
                     out_dir=args.out_dir, **options)
 
 
@@ -192,6 +200,10 @@ def add_parser(commands, scope, run_parent) -> None:
                          help="0 (default): the heuristic plays while states are recorded; "
                               "k > 0: a DAgger round, the net trained so far in --out-dir "
                               "plays (its own states) on seed + k")
+        gen.add_argument("--net-seats", type=_seats, metavar="SEATS",
+                         help="a DAgger round's net at these seats only (e.g. 0,2), the "
+                              "heuristic at the others; every seat is recorded (default: "
+                              "the net at every seat)")
         gen.add_argument("--decisions", help=f"comma-separated, default all: "
                                              f"{', '.join(g.learn.decisions)}")
         tr = actions.add_parser("train", help="fit the nets (needs the [learn] extra)")

@@ -5,6 +5,8 @@ generate -> train -> certify -> play end to end."""
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +19,8 @@ from simulators.manille import rules as R
 from simulators.manille.engine import simulate_deals
 from simulators.manille.policies import HeuristicPolicy
 from tests.cli_run import run_cli
+
+DATA = Path(L.__file__).parent / "data"
 
 
 def _observations(n_deals=40, seed=3):
@@ -272,6 +276,33 @@ def test_generate_labels_by_the_true_deal_only_where_the_teacher_offers_it(tmp_p
                      "--out-dir", str(tmp_path / "bg")])
     assert bango.returncode == 2 and "--true-deal" in bango.stderr
     assert not (tmp_path / "bg").exists()
+
+
+def test_a_dagger_round_plays_the_net_at_the_seats_given_and_records_every_seat(tmp_path):
+    """``--net-seats 0,2``: the round's net at seats 0 and 2, the heuristic at 1 and 3 (the
+    states of the net among heuristic opponents); every seat's card plays are labelled. A
+    seat off the table, or the flag on round 0, is one line, exit 2, before any work."""
+    out = tmp_path / "td"
+    out.mkdir()
+    for decision in ("card", "choose", "contre"):
+        shutil.copy(DATA / f"net_{decision}.npz", out / f"weights-{decision}.npz")
+    args = ["learn", "manille", "generate", "--deals", "3", "--true-deal", "--decisions", "card"]
+    done = run_cli([*args, "--out-dir", str(out), "--round", "1", "--net-seats", "0,2",
+                    "--json"])
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    net = {"name": "net", "params": {"margin": 0.0, "weights": str(out / "weights-card.npz")}}
+    assert doc["behaviour"] == [net, "heuristic", net, "heuristic"]
+    assert doc["rows"]["card"] > 3 * 2 * 7  # more than the net's two seats' card plays
+    for wrong, message in ((["--round", "1", "--net-seats", "0,4"],
+                            "--net-seats: distinct seats from 0 to 3, got 0,4"),
+                           (["--round", "1", "--net-seats", "1,1"], "--net-seats: distinct"),
+                           (["--round", "0", "--net-seats", "0"], "for a DAgger round"),
+                           (["--round", "1", "--net-seats", "x"], "seat numbers like 0,2")):
+        refused = run_cli([*args, "--out-dir", str(tmp_path / "no"), *wrong])
+        assert refused.returncode == 2 and message in refused.stderr, refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "no").exists()
 
 
 @pytest.mark.parametrize("sans_atout_must_beat", [False, True])
