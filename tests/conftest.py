@@ -18,7 +18,7 @@ def dask_scheduler():
     (each start costs seconds) and shared by every test that runs a study on Dask."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, processes=True) as cluster:
+                                  dashboard_address=":0", processes=True) as cluster:
         yield cluster.scheduler_address
 
 

@@ -6,10 +6,15 @@ rows that cannot be other than 0 and end with a verdict."""
 
 from __future__ import annotations
 
+import io
 import re
+import shutil
+import subprocess
 
+import numpy as np
 import polars as pl
 import pytest
+from matplotlib import image
 
 from analysis import reporting
 from analysis.experiment import Experiment
@@ -21,6 +26,7 @@ from simulators.core.game import games
 from simulators.five_crowns.odds import EXACT_LABEL, OddsQuestion
 from tests.cli_run import run_cli
 
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 README_REPORT_ALL = ["tapisvert", "report", "all", "--n-jobs", "2"]  # as the README has it
 SCALE = 0.002  # every sample at or near its minimum: every section is still there
 # a missing number; 'cut_weights=None' in the run settings is the rule config's own value
@@ -151,3 +157,23 @@ def test_five_crowns_odds_drop_rows_that_cannot_be_other_than_0_and_give_a_verdi
     assert said.startswith("Verdict: take, throw KS (") and "against drawing" in said
     table = odds(experiment, OddsQuestion(round=1, hand="4H 5H 7S", discard="9C"))
     assert EXACT_LABEL in table["metric"].to_list()  # a draw can go out: the chance is shown
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
+def test_a_report_renders_in_headless_chromium(built, tmp_path):
+    """The Bianco Mano report in a real headless browser, when one is installed (.ci/run
+    installs Debian's chromium when it can; elsewhere the parser checks of test_report.py
+    hold the line): text and coloured plots, not a blank or error page."""
+    shot = tmp_path / "shot.png"
+    result = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,3000",
+         f"--screenshot={shot}", (built[0] / "bianco_mano.html").resolve().as_uri()],
+        capture_output=True, text=True, timeout=900)
+    assert shot.exists(), result.stderr[-2000:]
+    pixels = image.imread(io.BytesIO(shot.read_bytes()))
+    assert pixels.shape[:2] == (3000, 1200)
+    colourful = (pixels[..., :3].max(axis=2) - pixels[..., :3].min(axis=2)) > 0.3
+    assert colourful.mean() > 0.01
+    assert np.std(pixels[..., :3]) > 0.1

@@ -31,13 +31,14 @@ def _solver(scores):
 def test_the_shipped_keys_play_exactly_what_the_tree_walk_plays(solver_cache, monkeypatch):
     """Packed at full precision (tau 0, 16 bits), a state read by keys from the observations
     makes the same choice as the policy that walks the solved tree, decision by decision
-    (11-11: card play; 10-11 and 11-10: proposals and answers), with the same noise."""
+    (11-11: card play; 10-11: proposals and answers; 11-10, its mirror, reads the same keys
+    the other way round and costs seconds more), with the same noise."""
     from simulators.truc import rules as R
     from simulators.truc.engine import simulate_deals
     from simulators.truc.equilibrium import EquilibriumPolicy
     from simulators.truc.solver.solutions import solved_state
 
-    states = [(11, 11), (10, 11), (11, 10)]
+    states = [(11, 11), (10, 11)]
     for scores in states:
         solved_state(scores, "manche")
     packs = {K.member("manche", s): K.pack_solved(s, "manche", 1.0, candidates=((0.0, 16),))
@@ -61,7 +62,7 @@ def test_the_shipped_keys_play_exactly_what_the_tree_walk_plays(solver_cache, mo
             return decide
 
     for scores in states:
-        simulate_deals(R.TrucConfig(), [Both(), Both()], 500, seed=3, scores=scores)
+        simulate_deals(R.TrucConfig(), [Both(), Both()], 800, seed=3, scores=scores)
     assert {name: c[1] for name, c in counts.items()} == {
         "call": 0, "play": 0, "propose": 0, "answer": 0}
     assert counts["answer"][0] > 500 and counts["play"][0] > 5_000
