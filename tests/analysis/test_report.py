@@ -190,6 +190,7 @@ def _numbers(markdown: str) -> str:
     return "\n".join(line for line in markdown.splitlines() if "simulation time" not in line)
 
 
+@pytest.mark.slow  # the executor's resume after SIGKILL: test_runner's and test_studies' twins
 def test_report_killed_with_sigkill_resumes_to_the_same_numbers(tmp_path, report):
     """`tapisvert report bianco-mano --n-jobs 2` killed mid-run, then run again (on one job).
 

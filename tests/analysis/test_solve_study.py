@@ -80,6 +80,7 @@ def _cli(out_dir: Path | None) -> list[str]:
     return [sys.executable, "-m", "analysis.cli", *_args(out_dir)]
 
 
+@pytest.mark.slow  # the executor's resume after SIGKILL: test_runner's and test_studies' twins
 def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monkeypatch):
     """A real subprocess on two workers, held after 3 finished chunks (the solver of every
     process waits at ``gated``'s gate, through a ``sitecustomize`` on ``PYTHONPATH``),
