@@ -686,7 +686,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_truc_solver(rep, 50 if args.quick else 1_000)
     bench_bango(rep, 1_000 if args.quick else 20_000, 1 if args.quick else 5)
     bench_scaling(rep, 20_000 if args.quick else 2_000_000, 1 if args.quick else 3)
-    bench_peers(rep, 0.2 if args.quick else 1.0, ours)
+    bench_peers(rep, 0.05 if args.quick else 1.0, ours)
     bench_envs(rep, 3 if args.quick else 1_000, 100 if args.quick else 50_000,
                1 if args.quick else 3)
     profile = profile_hottest(rep, 10_000 if args.quick else 100_000)

@@ -1,7 +1,7 @@
 """Every shell command of the README, run verbatim in a fresh temporary directory.
 
 The README says that ``TAPISVERT_SCALE`` multiplies every size; the commands
-run with ``TAPISVERT_SCALE=0.005`` so the whole set takes seconds, not hours.
+run with ``TAPISVERT_SCALE=0.002`` so the whole set takes seconds, not hours.
 Each ``tapisvert`` line runs through :func:`analysis.cli.main` in this process
 (tests/cli_run.py: the same code as the entry point, without a new interpreter
 per line); the slow conformance line runs as the shell would.
@@ -26,7 +26,7 @@ README = ROOT / "README.md"
 # and their commands are run here the same way
 DOCUMENTS = (README, ROOT / "docs" / "cli.md", ROOT / "docs" / "fidelity.md",
              ROOT / "docs" / "benchmarks.md")
-SCALE = "0.005"
+SCALE = "0.002"
 
 NOT_RUN_HERE = {
     "pip install": "installs the project (the suite runs on that install); the command after "

@@ -17,7 +17,7 @@ from tests.cli_run import run_cli
 
 HERE = Path(__file__).parent
 TIMING = ("seconds", "deals_per_second", "warm_up_seconds", "simulate_seconds")
-MANILLE = SolveDealsRun({"sans_atout_must_beat": False}, count=80, seed=5)
+MANILLE = SolveDealsRun({"sans_atout_must_beat": False}, count=40, seed=5)
 BIANCO_5 = SolveDealsRun({"n_players": 5, "bianco_mano": True}, count=150, seed=2)
 
 
@@ -129,7 +129,7 @@ def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path
     (site / "sitecustomize.py").write_text(TABLE_SITE)
     monkeypatch.setenv("PYTHONPATH", str(site))
     out = tmp_path / "killed"
-    kept = kill_when_held([sys.executable, "-m", "analysis.cli", *_table_args(out)],
+    kept = kill_when_held([sys.executable, "-m", "analysis.cli", *_table_args(out, n_jobs=1)],
                           str(out / "wave-*" / "sums" / "part-*.parquet"), 1, HERE)
     assert kept == 1 and not (out / "wave-01" / "sums" / "part-000000.parquet").exists()
     resumed = run_cli(_table_args(out, n_jobs=1), HERE)  # in this process: seconds saved
