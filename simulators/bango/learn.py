@@ -478,6 +478,7 @@ class RecordingPolicy:
     behaviour: object
     recorder: object
     wants_world: ClassVar[bool] = True
+    costly: ClassVar[bool] = True  # its own seats' rows only (RecordingCardPlay's reason)
     wants_known: ClassVar[bool] = True
 
     draw_on = recorded("draw_on")

@@ -227,7 +227,7 @@ def teacher(worlds: int = 8, seed: int = 0):
     return LookaheadPolicy()
 
 
-@forwards("behaviour", "go_out", "costly")
+@forwards("behaviour", "go_out")
 @dataclass(frozen=True, eq=False)
 class RecordingPolicy:
     """The behaviour policy, each batch of a net's decision shown to the recorder first (no
@@ -235,6 +235,7 @@ class RecordingPolicy:
 
     behaviour: object
     recorder: object
+    costly: ClassVar[bool] = True  # its own seats' rows only (RecordingCardPlay's reason)
 
     draw = recorded("draw")
     discard = recorded("discard")

@@ -229,7 +229,7 @@ def teacher(worlds: int = 8, seed: int = 0, nets: str = "", true_deal: bool = Fa
                                                   worlds=worlds, seed=seed))
 
 
-@forwards("behaviour", "costly")
+@forwards("behaviour")
 @dataclass(frozen=True, eq=False)
 class RecordingPolicy(RecordingCardPlay):
     """The behaviour policy, each batch of a net's decision shown to the recorder first."""

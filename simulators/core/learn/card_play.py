@@ -128,6 +128,9 @@ class RecordingCardPlay:
     behaviour: Any
     recorder: Any
     uses_noise: ClassVar[bool] = True  # the teacher's worlds are seeded by the row's noise
+    # asked about its own seats' rows only: it records what it is asked, and a whole-batch
+    # ask (SeatDispatch's way with cheap policies) would record the other seats' rows again
+    costly: ClassVar[bool] = True
 
     @property
     def wants_world(self) -> bool:
