@@ -162,8 +162,8 @@ def _net_seats(game: Game, options: dict[str, Any] | None, round_no: int,
         raise ValueError("--net-seats is for a DAgger round (--round k > 0): round 0 is the "
                          "heuristic's")
     seats = range(game.seats(game.units[0], game.make_config(**dict(options or {}))))
-    wrong = [s for s in net_seats if s not in seats]
-    if wrong or not net_seats or len(set(net_seats)) != len(net_seats):
+    if not net_seats or len(set(net_seats)) != len(net_seats) \
+            or any(s not in seats for s in net_seats):
         raise ValueError(f"--net-seats: distinct seats from 0 to {len(seats) - 1}, got "
                          f"{','.join(map(str, net_seats))}")
     return seats

@@ -180,10 +180,9 @@ def test_failure_while_writing_leaves_no_report_file(tmp_path, monkeypatch):
     assert left <= {".bianco_mano_runs"}
 
 
-def _report_cli(out: Path, n_jobs: int, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "analysis.cli", "report", "bianco-mano", "--scale",
-            str(SCALE), "--seed", str(SEED), "--out-dir", str(out), "--n-jobs", str(n_jobs),
-            "--quiet", *extra]
+def _report_args(out: Path, n_jobs: int, *extra: str) -> list[str]:
+    return ["report", "bianco-mano", "--scale", str(SCALE), "--seed", str(SEED), "--out-dir",
+            str(out), "--n-jobs", str(n_jobs), "--quiet", *extra]
 
 
 def _numbers(markdown: str) -> str:
@@ -204,7 +203,8 @@ def test_report_killed_with_sigkill_resumes_to_the_same_numbers(tmp_path, report
     config = tmp_path / "gated.toml"
     config.write_text('[[policies]]\nname = "gated:GatedHeuristic"\n', encoding="utf-8")
     parts = str(runs / "*" / "deals" / "part-*.parquet")
-    proc = subprocess.Popen(_report_cli(out, 2, "--config", str(config)), cwd=HERE,
+    proc = subprocess.Popen([sys.executable, "-m", "analysis.cli",
+                             *_report_args(out, 2, "--config", str(config))], cwd=HERE,
                             env=gate(parts, 4), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
@@ -218,7 +218,7 @@ def test_report_killed_with_sigkill_resumes_to_the_same_numbers(tmp_path, report
     kept = glob.glob(parts)
     # resumed in this process on one core: the numbers do not depend on n_jobs, and a second
     # interpreter with two workers costs seconds
-    done = run_cli(_report_cli(out, 1, "--config", str(config))[3:], HERE)
+    done = run_cli(_report_args(out, 1, "--config", str(config)), HERE)
     assert done.returncode == 0, done.stderr[-2000:]
     assert len(kept) >= 4, "the resumed report reused finished chunks"
     assert not runs.exists(), "runs are removed once the report is written"

@@ -84,8 +84,8 @@ def _cli(out_dir: Path | None) -> list[str]:
 def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monkeypatch):
     """A real subprocess on two workers, held after 3 finished chunks (the solver of every
     process waits at ``gated``'s gate, through a ``sitecustomize`` on ``PYTHONPATH``),
-    killed with SIGKILL, then the same command again: the document of an uninterrupted
-    run."""
+    killed with SIGKILL, then the same command again (in this process, on one job): the
+    document of an uninterrupted run."""
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(SITE)
@@ -112,9 +112,9 @@ def test_a_solve_killed_with_sigkill_resumes_to_the_same_document(tmp_path, monk
 TABLE_SITE = gated_site("simulators.truc.solver.manche", "solve_states")
 
 
-def _table_args(out_dir: Path, n_jobs: int = 2) -> list[str]:
-    return ["solve", "truc", "--equity", "--recompute", "--lines", "2", "--n-jobs", str(n_jobs),
-            "--no-progress", "--json", "--out-dir", str(out_dir)]
+def _table_args(out_dir: Path) -> list[str]:
+    return ["solve", "truc", "--equity", "--recompute", "--lines", "2", "--no-progress",
+            "--json", "--out-dir", str(out_dir)]
 
 
 def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path,
@@ -129,10 +129,10 @@ def test_the_equity_table_killed_with_sigkill_resumes_to_the_same_table(tmp_path
     (site / "sitecustomize.py").write_text(TABLE_SITE)
     monkeypatch.setenv("PYTHONPATH", str(site))
     out = tmp_path / "killed"
-    kept = kill_when_held([sys.executable, "-m", "analysis.cli", *_table_args(out, n_jobs=1)],
+    kept = kill_when_held([sys.executable, "-m", "analysis.cli", *_table_args(out)],
                           str(out / "wave-*" / "sums" / "part-*.parquet"), 1, HERE)
     assert kept == 1 and not (out / "wave-01" / "sums" / "part-000000.parquet").exists()
-    resumed = run_cli(_table_args(out, n_jobs=1), HERE)  # in this process: seconds saved
+    resumed = run_cli(_table_args(out), HERE)  # in this process: seconds saved
     assert resumed.returncode == 0, resumed.stderr
     got = json.loads(resumed.stdout)
     first = json.loads((out / "wave-00" / "manifest.json").read_text())
