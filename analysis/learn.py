@@ -118,7 +118,7 @@ def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | 
              progress: bool | None = None) -> dict[str, Any]:
     """Label ``units`` units of ``seed`` (see the module docstring); the run's figures.
     Round 0 plays the heuristic; round k > 0 (DAgger) plays the net trained so far in
-    ``out_dir``, on seed ``seed + k`` (its own states, other deals), at every seat or at
+    ``out_dir``, on :func:`round_seed` (its own states, other deals), at every seat or at
     ``net_seats`` only, the heuristic at the others (every seat is recorded)."""
     spec = _spec(game)
     if round_no < 0:
@@ -127,7 +127,7 @@ def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | 
     behaviour: Any = "heuristic"
     if round_no > 0:
         behaviour = net_policy(out_dir, next(iter(spec.decisions)), spec.behaviour_params)
-        seed = seed + round_no
+        seed = round_seed(seed, round_no)
         if seats is not None:
             behaviour = tuple(behaviour if s in net_seats else "heuristic" for s in seats)
     decisions = tuple(spec.decisions) if decisions is None else tuple(decisions)
@@ -150,6 +150,32 @@ def generate(game: Game, *, units: int, seed: int, decisions: tuple[str, ...] | 
             "behaviour": behaviour, "teacher": teacher,
             "rows": {d: int(result.totals[f"rows:{d}"]) for d in decisions},
             "labels": str(where), "seconds": time.perf_counter() - began}
+
+
+def round_seed(seed: int, round_no: int) -> int:
+    """The seed of DAgger round ``round_no``'s deals: ``seed`` for round 0, else a 32-bit
+    number drawn from ``SeedSequence([seed, round_no])``. Not ``seed + k``: round 1 of the
+    default labels seed (2026) then dealt the very deals of the certificates' old seed
+    (2027), and a neighbouring seed is what a user passes to ``certify --seed``."""
+    if round_no == 0:
+        return seed
+    return int(np.random.SeedSequence([seed, round_no]).generate_state(1)[0])
+
+
+def label_seeds(out_dir: str | Path) -> list[int]:
+    """The seeds whose deals the labels in ``out_dir`` were played on (every labels
+    directory's manifest), and those the weights there were trained on (their ``meta``'s
+    ``label_seeds``): the seeds a certificate of these nets must not be measured on."""
+    seeds = set()
+    for manifest in Path(out_dir).glob(f"{LABELS}*/manifest.json"):
+        seeds.add(int(json.loads(manifest.read_text())["seed_entropy"]))
+    for weights in Path(out_dir).glob("weights-*.npz"):
+        try:
+            with np.load(weights, allow_pickle=False) as data:
+                seeds.update(json.loads(str(data["meta"])).get("label_seeds", []))
+        except (OSError, ValueError, KeyError):
+            continue  # not a weights file: the net's own load says so, in its words
+    return sorted(seeds)
 
 
 def _net_seats(game: Game, options: dict[str, Any] | None, round_no: int,
@@ -253,15 +279,20 @@ def held_out(frame: pl.DataFrame, share: float) -> np.ndarray:
 
 def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, ...] = (128, 128),
           epochs: int = 30, seed: int = TRAIN_SEED, holdout: float = 0.1,
-          clip: float | None = None, grow_batch: int = 0, log=None) -> dict[str, Any]:
+          clip: float | None = None, grow_batch: int = 0, init: str | Path | None = None,
+          learning_rate: float = 1e-3, log=None) -> dict[str, Any]:
     """Fit one decision's net to the labels in ``out_dir`` (module docstring); the log.
     ``grow_batch``: the last that many epochs double the batch each epoch (256, 512, ...),
     which anneals Adam's steps as a falling learning rate would (Smith et al. 2018, "Don't
     decay the learning rate, increase the batch size") with scikit-learn's public
-    parameters only."""
+    parameters only. ``init``: a weights file of the same widths to start from (its
+    standardisation kept; measured as epoch 0, and kept if no epoch beats it)."""
     spec = _spec(game)
     if decision not in spec.decisions:
         raise ValueError(f"{game.name} has no learned decision {decision!r}")
+    if not (0 < learning_rate < 1):
+        raise ValueError(f"--learning-rate must be between 0 and 1, got {learning_rate}")
+    start = _initial_net(game, decision, init, hidden)
     if clip is not None and not (0 < clip < float("inf")):
         raise ValueError(f"--clip must be a positive number of points, got {clip}")
     if not (0 <= grow_batch <= epochs):
@@ -280,7 +311,7 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     # each part copied once and standardised in place (not a fresh copy of every row per
     # epoch), the rest freed as soon as it is read: millions of rows fit in memory
     z_train = x[~held]
-    mean = z_train.mean(axis=0)
+    mean = z_train.mean(axis=0) if start is None else start.mean.copy()
     scale = np.ones_like(mean)  # 0/1 features: centred, not scaled (a rare one would blow up)
     z_held = x[held]
     del x
@@ -292,17 +323,23 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     batch = min(BATCH, max(1, int((~held).sum())))
     regressor = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", solver="adam",
                              batch_size=batch,
-                             learning_rate_init=1e-3, alpha=1e-4, random_state=seed,
-                             shuffle=True)
+                             learning_rate_init=learning_rate, alpha=1e-4,
+                             random_state=seed, shuffle=True)
     began = time.perf_counter()
+    if start is not None:
+        _start_from(regressor, start, z_train[:batch], y_train[:batch])
     history, kept = _epochs(regressor, (z_train, y_train), (z_held, values, legal),
-                            epochs=epochs, grow_batch=grow_batch, decision=decision, log=log)
+                            epochs=epochs, grow_batch=grow_batch, decision=decision, log=log,
+                            from_start=start is not None)
     meta = {"game": game.name, "decision": decision, "n_features": d.n_features,
             "n_actions": d.n_actions, "hidden": list(hidden), "epoch": kept[2],
             "epochs": epochs, "seed": seed, **({"clip": clip} if clip is not None else {}),
+            **({"init": str(init), "learning_rate": learning_rate} if start is not None
+               else {"learning_rate": learning_rate} if learning_rate != 1e-3 else {}),
             **({"grow_batch": grow_batch} if grow_batch else {}),
             "rows": int((~held).sum()),
-            "holdout_rows": int(held.sum()), "teacher": spec.teacher_doc}
+            "holdout_rows": int(held.sum()), "teacher": spec.teacher_doc,
+            "label_seeds": label_seeds(out_dir)}
     net = mlp.Mlp(mean.astype(np.float32), scale.astype(np.float32), tuple(kept[0]),
                   tuple(kept[1]), meta)
     path = Path(out_dir) / f"weights-{decision}.npz"
@@ -316,29 +353,60 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     return doc
 
 
-def _epochs(regressor, fitted, measured, *, epochs: int, grow_batch: int, decision: str, log
-            ) -> tuple[list[dict[str, Any]], tuple]:
+def _initial_net(game: Game, decision: str, init: str | Path | None,
+                 hidden: tuple[int, ...]) -> mlp.Mlp | None:
+    """The net ``--init`` names, checked before any labels are read (one line)."""
+    if init is None:
+        return None
+    d = _spec(game).decisions[decision]
+    net = mlp.load(init, game=game.name, decision=decision, n_features=d.n_features,
+                   n_actions=d.n_actions)
+    widths = tuple(w.shape[1] for w in net.weights[:-1])
+    if widths != tuple(hidden):
+        raise ValueError(f"--init {str(init)!r} has hidden widths "
+                         f"{','.join(map(str, widths))}, not --hidden "
+                         f"{','.join(map(str, hidden))}")
+    return net
+
+
+def _start_from(regressor, net: mlp.Mlp, z_batch: np.ndarray, y_batch: np.ndarray) -> None:
+    """Give ``regressor`` the layers of ``net``: one step on one batch makes scikit-learn
+    allocate them, then they are overwritten in place (its optimizer holds those arrays)
+    and Adam's moments of that step are dropped, so training starts at ``net``."""
+    regressor.partial_fit(z_batch, y_batch)
+    for mine, theirs in ((regressor.coefs_, net.weights), (regressor.intercepts_, net.biases)):
+        for a, b in zip(mine, theirs, strict=True):
+            a[...] = b
+    if hasattr(regressor, "_optimizer"):
+        del regressor._optimizer  # a fresh Adam at the next partial_fit
+
+
+def _epochs(regressor, fitted, measured, *, epochs: int, grow_batch: int, decision: str, log,
+            from_start: bool = False) -> tuple[list[dict[str, Any]], tuple]:
     """``epochs`` passes of ``regressor`` over ``fitted`` (features, targets), each measured
     on ``measured`` (held-out features, values, legal); the last ``grow_batch`` double the
     batch each. The log's rows, and the kept epoch's (weights, biases, epoch): the least
-    held-out regret (the last epoch without held-out rows)."""
+    held-out regret (the last epoch without held-out rows). ``from_start``: the regressor
+    holds a net already, measured and kept as epoch 0."""
     z_train, y_train = fitted
     z_held, values, legal = measured
     batch = regressor.batch_size
     history, best, kept = [], None, None
-    for epoch in range(1, epochs + 1):
+    for epoch in range(0 if from_start else 1, epochs + 1):
         grown = epoch - (epochs - grow_batch)  # 1, 2, ... in the last grow_batch epochs
         if grown > 0:
             regressor.set_params(batch_size=batch * 2 ** grown)
-        regressor.partial_fit(z_train, y_train)
-        row = {"epoch": epoch, "loss": float(regressor.loss_),
+        if epoch:
+            regressor.partial_fit(z_train, y_train)
+        row = {"epoch": epoch, **({"loss": float(regressor.loss_)} if epoch else {}),
                **({"batch_size": regressor.batch_size} if grow_batch else {})}
         if len(z_held):
             row["holdout_agreement"], row["holdout_regret"] = agreement(
                 regressor.predict(z_held).reshape(len(z_held), -1), values, legal)
         history.append(row)
         if log:
-            log(f"{decision} epoch {epoch}/{epochs}: loss {row['loss']:.4f}"
+            log(f"{decision} epoch {epoch}/{epochs}: "
+                + (f"loss {row['loss']:.4f}" if epoch else "the --init net")
                 + (f", held-out agreement {row['holdout_agreement']:.3f}, regret "
                    f"{row['holdout_regret']:.4f}" if len(z_held) else ""))
         score = row.get("holdout_regret", -epoch)
@@ -408,6 +476,10 @@ def certify(game: Game, out_dir: str | Path, *, units: int, seed: int,
     nets = weights_digest(out_dir)
     for b in against:
         game.make_policy(b)  # an unknown opponent is refused before any work
+    if seed in label_seeds(out_dir):
+        raise ValueError(f"--seed {seed}: the nets in {str(out_dir)!r} were trained on labels "
+                         "of that seed's deals; a certificate is measured on deals the "
+                         "training never saw (another --seed)")
     out: dict[str, Any] = {}
     began = time.perf_counter()
     for b in against:

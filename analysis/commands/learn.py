@@ -23,7 +23,10 @@ from simulators.core.rng import DEFAULT_SEED
 
 DESIGNS = ("duplicate", "same-seat")  # analysis.learn.DESIGNS (not imported: a light parser)
 
-CERTIFY_SEED = DEFAULT_SEED + 1  # certificates on deals the labels never saw
+# Certificates on deals the labels never saw: the shipped nets' DAgger rounds dealt on
+# 2026 + k (k = 1..5) before analysis.learn.round_seed, so not 2027; certify also refuses a
+# seed its out-dir's labels were dealt on (analysis.learn.label_seeds).
+CERTIFY_SEED = 3027
 
 
 def _positive(text: str) -> int:
@@ -88,11 +91,14 @@ def _train(args, game) -> dict:
     else:  # every decision labelled in the directory (the first one's error if none is)
         decisions = [d for d in game.learn.decisions if labelled(args.out_dir, d)]
         decisions = decisions or [next(iter(game.learn.decisions))]
+    if args.init is not None and len(decisions) != 1:
+        raise UsageError(f"--init: one weights file starts one decision's net; give "
+                         f"--decisions one of {', '.join(decisions)}")
     out = {}
     for decision in decisions:
         doc = train(game, args.out_dir, decision, hidden=args.hidden, epochs=args.epochs,
                     seed=args.seed, clip=args.clip, grow_batch=args.grow_batch,
-                    log=log_line)
+                    init=args.init, learning_rate=args.learning_rate, log=log_line)
         out[decision] = doc
     return {"game": game.name, "decisions": out}
 
@@ -199,7 +205,7 @@ def add_parser(commands, scope, run_parent) -> None:
         gen.add_argument("--round", type=int, default=0,
                          help="0 (default): the heuristic plays while states are recorded; "
                               "k > 0: a DAgger round, the net trained so far in --out-dir "
-                              "plays (its own states) on seed + k")
+                              "plays (its own states) on deals of a seed drawn from (--seed, k)")
         gen.add_argument("--net-seats", type=_seats, metavar="SEATS",
                          help="a DAgger round's net at these seats only (e.g. 0,2), the "
                               "heuristic at the others; every seat is recorded (default: "
@@ -220,6 +226,11 @@ def add_parser(commands, scope, run_parent) -> None:
         tr.add_argument("--hidden", type=_hidden, default=(128, 128),
                         help="hidden layer widths (default 128,128)")
         tr.add_argument("--seed", type=int, default=2026, help="the training's seed")
+        tr.add_argument("--init", type=Path, metavar="WEIGHTS",
+                        help="start from this weights file (the same --hidden widths; with "
+                             "several --decisions, give one decision)")
+        tr.add_argument("--learning-rate", type=float, default=1e-3,
+                        help="Adam's step size (default 0.001)")
         tr.add_argument("--json", action="store_true", help="print one JSON object")
         cert = actions.add_parser("certify", parents=[run_parser()],
                                   help="the trained net against the heuristic and the teacher, "
