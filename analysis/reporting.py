@@ -766,8 +766,8 @@ def paired_policy_figure(summary: pl.DataFrame, label: Callable[[Mapping[str, An
 def certificate_rows(pieces: Mapping[str, Mapping[str, Any]]) -> pl.DataFrame:
     """The learned player's measured certificates (``kind`` "certificate" pieces of a
     strength document, bench/net_strength.py): ``piece, players, against, setting, value,
-    low, high, n, p_value`` (``setting``: the rules certified when not only a player count,
-    e.g. "round 6", else null)."""
+    low, high, n, p_value, seed`` (``setting``: the rules certified when not only a player
+    count, e.g. "round 6", else null; ``seed``: the deals', null if the piece does not say)."""
     rows = []
     for key, piece in pieces.items():
         if piece.get("kind") != "certificate":
@@ -777,12 +777,13 @@ def certificate_rows(pieces: Mapping[str, Mapping[str, Any]]) -> pl.DataFrame:
                          "setting": piece.get("setting"), "value": json_number(c["mean"]),
                          "low": json_number(c["low"]),
                          "high": json_number(c["high"]), "n": int(c["n"]),
-                         "p_value": json_number(c.get("p_value"))})
+                         "p_value": json_number(c.get("p_value")),
+                         "seed": piece.get("settings", {}).get("seed")})
     return pl.DataFrame(rows, schema={"piece": pl.String, "players": pl.Int64,
                                       "against": pl.String, "setting": pl.String,
                                       "value": pl.Float64,
                                       "low": pl.Float64, "high": pl.Float64, "n": pl.Int64,
-                                      "p_value": pl.Float64})
+                                      "p_value": pl.Float64, "seed": pl.Int64})
 
 
 def regret_rows(pieces: Mapping[str, Mapping[str, Any]]) -> pl.DataFrame:
@@ -834,14 +835,16 @@ def learned_player_parts(pieces: Mapping[str, Mapping[str, Any]], unit: str, com
             f"cards with the seats rotated, or, where the row says 'in the same seat', the "
             f"learned player and the opponent each in that seat beside the same others; "
             f"{sample_text(sizes, unit, 'per comparison')}): "
-            f"its gain per {unit[:-1]}, its seats' scores summed, 95% t intervals.",
+            f"its gain per {unit[:-1]}, its seats' scores summed, 95% t intervals; the "
+            f"seed of the {unit}.",
             pl.DataFrame({"against": [_against(r, where)
                                       for r in certs.iter_rows(named=True)],
                           "gain": [num(row_estimate(r), 3, signed=True)
                                    for r in certs.iter_rows(named=True)],
                           "p": ["–" if p != p else f"{p:.3g}" for p in certs["p_value"]],
-                          "n": [f"{n:,}" for n in certs["n"]]},
-                         schema={c: pl.String for c in ("against", "gain", "p", "n")}),
+                          "n": [f"{n:,}" for n in certs["n"]],
+                          "seed": ["–" if s is None else str(s) for s in certs["seed"]]},
+                         schema={c: pl.String for c in ("against", "gain", "p", "n", "seed")}),
             n=sizes))
         for r in certs.iter_rows(named=True):
             e = row_estimate(r)
