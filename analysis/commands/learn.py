@@ -175,6 +175,30 @@ def _text(action: str, doc: dict) -> str:
     return "\n".join(lines)
 
 
+def _add_train_parser(actions) -> None:
+    """learn GAME train's options."""
+    tr = actions.add_parser("train", help="fit the nets (needs the [learn] extra)")
+    tr.add_argument("--out-dir", type=Path, help="the directory of 'generate'")
+    tr.add_argument("--decisions", help="comma-separated, default every decision with "
+                                        "labels in --out-dir")
+    tr.add_argument("--epochs", type=_positive, default=30)
+    tr.add_argument("--clip", type=float, metavar="POINTS",
+                    help="fit each value at most POINTS below its row's best (default: "
+                         "no clip)")
+    tr.add_argument("--grow-batch", type=int, default=0, metavar="EPOCHS",
+                    help="the last EPOCHS epochs double the batch each epoch, from 256 "
+                         "(anneals the steps; default 0: 256 throughout)")
+    tr.add_argument("--hidden", type=_hidden, default=(128, 128),
+                    help="hidden layer widths (default 128,128)")
+    tr.add_argument("--seed", type=int, default=2026, help="the training's seed")
+    tr.add_argument("--init", type=Path, metavar="WEIGHTS",
+                    help="start from this weights file (the same --hidden widths; with "
+                         "several --decisions, give one decision)")
+    tr.add_argument("--learning-rate", type=float, default=1e-3,
+                    help="Adam's step size (default 0.001)")
+    tr.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def add_parser(commands, scope, run_parent) -> None:
     """learn GAME generate|train|certify, for the games with learned players."""
     learners = [g for g in scope if g.learn is not None]
@@ -212,26 +236,7 @@ def add_parser(commands, scope, run_parent) -> None:
                               "the net at every seat)")
         gen.add_argument("--decisions", help=f"comma-separated, default all: "
                                              f"{', '.join(g.learn.decisions)}")
-        tr = actions.add_parser("train", help="fit the nets (needs the [learn] extra)")
-        tr.add_argument("--out-dir", type=Path, help="the directory of 'generate'")
-        tr.add_argument("--decisions", help="comma-separated, default every decision with "
-                                            "labels in --out-dir")
-        tr.add_argument("--epochs", type=_positive, default=30)
-        tr.add_argument("--clip", type=float, metavar="POINTS",
-                        help="fit each value at most POINTS below its row's best (default: "
-                             "no clip)")
-        tr.add_argument("--grow-batch", type=int, default=0, metavar="EPOCHS",
-                        help="the last EPOCHS epochs double the batch each epoch, from 256 "
-                             "(anneals the steps; default 0: 256 throughout)")
-        tr.add_argument("--hidden", type=_hidden, default=(128, 128),
-                        help="hidden layer widths (default 128,128)")
-        tr.add_argument("--seed", type=int, default=2026, help="the training's seed")
-        tr.add_argument("--init", type=Path, metavar="WEIGHTS",
-                        help="start from this weights file (the same --hidden widths; with "
-                             "several --decisions, give one decision)")
-        tr.add_argument("--learning-rate", type=float, default=1e-3,
-                        help="Adam's step size (default 0.001)")
-        tr.add_argument("--json", action="store_true", help="print one JSON object")
+        _add_train_parser(actions)
         cert = actions.add_parser("certify", parents=[run_parser()],
                                   help="the trained net against the heuristic and the teacher, "
                                        "duplicate, on fresh deals")

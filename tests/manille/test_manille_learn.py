@@ -153,6 +153,34 @@ def test_the_net_policy_refuses_a_missing_or_foreign_weights_file(tmp_path):
 
 
 @pytest.mark.extras
+def _check_round_seeds_init_and_refused_seeds(out: Path, retrained: dict) -> None:
+    """The end-to-end test's DAgger directory: round 1 dealt on round_seed (not seed + 1,
+    once the certificates' 2027), train --init starts at the kept net (epoch 0 measures
+    it), and certify refuses the labels' seeds before any work."""
+    assert retrained["label_seeds"] == sorted([2026, round_seed(2026, 1)])
+    assert round_seed(2026, 1) not in range(2000, 4000)
+    kept = retrained["history"][retrained["epoch"] - 1]
+    done = run_cli(["learn", "manille", "train", "--out-dir", str(out), "--decisions", "card",
+                    "--epochs", "1", "--hidden", "16", "--init", str(out / "weights-card.npz"),
+                    "--learning-rate", "1e-4", "--json"])  # fine-tuned from the kept net
+    tuned = json.loads(done.stdout)["decisions"]["card"]
+    assert [row["epoch"] for row in tuned["history"]] == [0, 1]
+    assert tuned["history"][0]["holdout_regret"] == pytest.approx(kept["holdout_regret"],
+                                                                  abs=1e-4)
+    for wrong, message in ((["--decisions", "card", "--hidden", "8"], "hidden widths 16, not"),
+                           ([], "--init: one weights file starts one decision's net")):
+        done = run_cli(["learn", "manille", "train", "--out-dir", str(out), "--epochs", "1",
+                        "--init", str(out / "weights-card.npz"), *wrong])
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+    for seen in retrained["label_seeds"]:  # refused before any work, nothing written
+        before = sorted(p.name for p in out.iterdir())
+        done = run_cli(["learn", "manille", "certify", "--out-dir", str(out), "--deals", "20",
+                        "--seed", str(seen)])
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert f"--seed {seen}: the nets in" in done.stderr
+        assert sorted(p.name for p in out.iterdir()) == before
+
+
 def test_generate_train_certify_and_play_end_to_end(tmp_path):
     """CI-sized: 6 deals labelled by PIMC with 1 world, 2 epochs of a 16-unit net, its
     certificate against the heuristic on 20 deals, and the net at every seat playing only
@@ -182,29 +210,7 @@ def test_generate_train_certify_and_play_end_to_end(tmp_path):
                     "--hidden", "16", "--json"])
     retrained = json.loads(done.stdout)["decisions"]["card"]
     assert retrained["rows"] > trained["rows"]
-    # round 1's deals are not seed + 1's (once the certificates' 2027): round_seed
-    assert retrained["label_seeds"] == sorted([2026, round_seed(2026, 1)])
-    assert round_seed(2026, 1) not in range(2000, 4000)
-    kept = retrained["history"][retrained["epoch"] - 1]
-    done = run_cli(["learn", "manille", "train", "--out-dir", str(out), "--decisions", "card",
-                    "--epochs", "1", "--hidden", "16", "--init", str(out / "weights-card.npz"),
-                    "--learning-rate", "1e-4", "--json"])  # fine-tuned from the kept net
-    tuned = json.loads(done.stdout)["decisions"]["card"]
-    assert [row["epoch"] for row in tuned["history"]] == [0, 1]
-    assert tuned["history"][0]["holdout_regret"] == pytest.approx(kept["holdout_regret"],
-                                                                  abs=1e-4)
-    for wrong, message in ((["--decisions", "card", "--hidden", "8"], "hidden widths 16, not"),
-                           ([], "--init: one weights file starts one decision's net")):
-        done = run_cli(["learn", "manille", "train", "--out-dir", str(out), "--epochs", "1",
-                        "--init", str(out / "weights-card.npz"), *wrong])
-        assert done.returncode == 2 and message in done.stderr, done.stderr
-    for seen in retrained["label_seeds"]:  # refused before any work, nothing written
-        before = sorted(p.name for p in out.iterdir())
-        done = run_cli(["learn", "manille", "certify", "--out-dir", str(out), "--deals", "20",
-                        "--seed", str(seen)])
-        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-        assert f"--seed {seen}: the nets in" in done.stderr
-        assert sorted(p.name for p in out.iterdir()) == before
+    _check_round_seeds_init_and_refused_seeds(out, retrained)
     done = run_cli(["learn", "manille", "certify", "--out-dir", str(out), "--deals", "20",
                     "--regret", "heuristic,net", "--regret-deals", "4", "--json"])
     assert done.returncode == 0, done.stderr
