@@ -339,7 +339,8 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
             **({"grow_batch": grow_batch} if grow_batch else {}),
             "rows": int((~held).sum()),
             "holdout_rows": int(held.sum()), "teacher": spec.teacher_doc,
-            "label_seeds": label_seeds(out_dir)}
+            "label_seeds": sorted(set(label_seeds(out_dir)) | set(
+                start.meta.get("label_seeds", []) if start is not None else []))}
     net = mlp.Mlp(mean.astype(np.float32), scale.astype(np.float32), tuple(kept[0]),
                   tuple(kept[1]), meta)
     path = Path(out_dir) / f"weights-{decision}.npz"
