@@ -152,7 +152,6 @@ def test_the_net_policy_refuses_a_missing_or_foreign_weights_file(tmp_path):
     assert "choose" in err[0]
 
 
-@pytest.mark.extras
 def _check_round_seeds_init_and_refused_seeds(out: Path, retrained: dict) -> None:
     """The end-to-end test's DAgger directory: round 1 dealt on round_seed (not seed + 1,
     once the certificates' 2027), train --init starts at the kept net (epoch 0 measures
@@ -181,6 +180,7 @@ def _check_round_seeds_init_and_refused_seeds(out: Path, retrained: dict) -> Non
         assert sorted(p.name for p in out.iterdir()) == before
 
 
+@pytest.mark.extras
 def test_generate_train_certify_and_play_end_to_end(tmp_path):
     """CI-sized: 6 deals labelled by PIMC with 1 world, 2 epochs of a 16-unit net, its
     certificate against the heuristic on 20 deals, and the net at every seat playing only
