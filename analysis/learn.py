@@ -334,8 +334,9 @@ def train(game: Game, out_dir: str | Path, decision: str, *, hidden: tuple[int, 
     meta = {"game": game.name, "decision": decision, "n_features": d.n_features,
             "n_actions": d.n_actions, "hidden": list(hidden), "epoch": kept[2],
             "epochs": epochs, "seed": seed, **({"clip": clip} if clip is not None else {}),
-            **({"init": str(init), "learning_rate": learning_rate} if start is not None
-               else {"learning_rate": learning_rate} if learning_rate != 1e-3 else {}),
+            **({"init": str(init)} if start is not None else {}),
+            **({"learning_rate": learning_rate}
+               if start is not None or learning_rate != 1e-3 else {}),
             **({"grow_batch": grow_batch} if grow_batch else {}),
             "rows": int((~held).sum()),
             "holdout_rows": int(held.sum()), "teacher": spec.teacher_doc,
