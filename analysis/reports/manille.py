@@ -645,8 +645,9 @@ NET_METRICS = {m.label: m for m in (*MM.DEAL_METRICS, MM.TAKING_POINTS)}
 NET_METHOD = (
     "The deals of section a played again, card for card the same deals, with the learned "
     "player 'net' at every seat: small nets for the card play (trained on PIMC's card "
-    "values, then fine-tuned on each card's double-dummy value in the deal played) and for the trump choice and contre / surcontre (trained on rollouts of the "
-    "card net, simulators/manille/auction.py; docs/learning.md). Each figure is paired deal "
+    "values, then fine-tuned on each card's double-dummy value in the deal played) and for "
+    "the trump choice and contre / surcontre (trained on rollouts of the card net, "
+    "simulators/manille/auction.py; docs/learning.md). Each figure is paired deal "
     "by deal: the difference is net's "
     "minus the heuristic's on the same deals, with a t interval on the per-deal "
     "differences (ratio estimators linearised where the figure counts only some deals). "

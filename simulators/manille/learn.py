@@ -11,10 +11,10 @@ partner holds the trick; the card points on the table (MA-1); the suits each oth
 has shown it lacks (it did not follow the suit led, MA-5). The
 teacher is :class:`~simulators.manille.solver.pimc.PimcPolicy`: each legal card's mean
 points of his team over the worlds (MA-6 counts card points and 1 per trick), solved
-double-dummy. The shipped card net was then fine-tuned on :class:`TrueDealCards` labels of its own
-states (docs/learning.md). The policy ``net`` plays the cards from the shipped weights (or
-a file of its own, ``weights``) and the trump choice and the contre by the auction nets
-(``auction.py``; ``auction=false``: as the heuristic).
+double-dummy. The shipped card net was then fine-tuned on :class:`TrueDealCards` labels
+of its own states (docs/learning.md). The policy ``net`` plays the cards from the shipped
+weights (or a file of its own, ``weights``) and the trump choice and the contre by the
+auction nets (``auction.py``; ``auction=false``: as the heuristic).
 """
 
 from __future__ import annotations
